@@ -1,0 +1,27 @@
+"""Exceptions raised by the engine.
+
+    ValueError
+     └── ChronicleRulesError
+          ├── RulesDataError      ruleset data (a table, a map) is inconsistent
+          ├── AdjudicationError   the engine met a state it cannot resolve
+          └── SetupError          a campaign's starting houses, people or units are wrong
+
+Bad *orders* are never exceptions: they become ``Rejection`` values so one
+bad line cannot sink a house's turn.
+"""
+
+
+class ChronicleRulesError(ValueError):
+    """Base of every error the engine raises on purpose."""
+
+
+class RulesDataError(ChronicleRulesError):
+    """A ruleset data file holds values the rules cannot use."""
+
+
+class AdjudicationError(ChronicleRulesError):
+    """The engine was handed a state it cannot resolve."""
+
+
+class SetupError(ChronicleRulesError):
+    """A campaign's starting data (houses, people, units) is inconsistent."""

@@ -1,0 +1,274 @@
+"""The order language: tokens, order values, rejections and grammars.
+
+``parse_orders`` turns an order file's text into an ``OrderSheet``: the house
+it claims to be from, the orders that parsed, and a ``Rejection`` for every
+line that did not. It never raises on bad text. Validation against the state
+is the ruleset's job (``Ruleset.validate``); it adds more rejections.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+MAX_LINE = 500
+
+T = TypeVar("T", bound="Order")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Order:
+    """Base of every order: where it came from, for error messages."""
+
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """One refused line: ``file:line: text: reason``."""
+
+    file: str
+    line: int
+    text: str
+    reason: str
+    house: str | None = None
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.file}:{self.line}: {self.text}: {self.reason}"
+        return f"{self.file}: {self.reason}"
+
+
+@dataclass
+class OrderSheet:
+    """The parsed orders of one house for one turn."""
+
+    house: str
+    file: str
+    orders: list[Order] = field(default_factory=list)
+    rejections: list[Rejection] = field(default_factory=list)
+    refused: str | None = None
+    defaulted: bool = False
+
+    def reject(self, order: Order, reason: str) -> None:
+        self.rejections.append(Rejection(self.file, order.line, order.text, reason, self.house))
+
+    def of_type(self, kind: type[T]) -> list[T]:
+        return [o for o in self.orders if isinstance(o, kind)]
+
+
+class OrderSyntaxError(ValueError):
+    """Raised by a grammar rule; becomes a ``Rejection`` for that line."""
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    quoted: bool = False
+
+    @property
+    def word(self) -> str:
+        return self.text.lower()
+
+
+def tokenize(line: str) -> list[Token]:
+    """Split a line into words and quoted strings, dropping a ``#`` comment."""
+    tokens: list[Token] = []
+    i, n = 0, len(line)
+    while i < n:
+        ch = line[i]
+        if ch.isspace():
+            i += 1
+        elif ch == "#":
+            break
+        elif ch in "\"“”":
+            end = i + 1
+            while end < n and line[end] not in "\"“”":
+                end += 1
+            if end >= n:
+                raise OrderSyntaxError("a quoted name is not closed")
+            value = line[i + 1 : end].strip()
+            if not value:
+                raise OrderSyntaxError("an empty quoted name")
+            tokens.append(Token(value, quoted=True))
+            i = end + 1
+        else:
+            end = i
+            while end < n and not line[end].isspace() and line[end] not in "#\"“”":
+                end += 1
+            tokens.append(Token(line[i:end]))
+            i = end
+    return tokens
+
+
+RuleFn = Callable[["Cursor"], Order]
+
+
+class Cursor:
+    """Reads the tokens of one line; grammar rules pull words from it."""
+
+    def __init__(self, tokens: list[Token], line: int, text: str) -> None:
+        self.tokens = tokens
+        self.pos = 0
+        self.line = line
+        self.text = text
+
+    def at_end(self) -> bool:
+        return self.pos >= len(self.tokens)
+
+    def peek(self) -> str | None:
+        if self.at_end():
+            return None
+        tok = self.tokens[self.pos]
+        return None if tok.quoted else tok.word
+
+    def next(self, what: str) -> Token:
+        if self.at_end():
+            raise OrderSyntaxError(f"{what} is missing")
+        tok = self.tokens[self.pos]
+        self.pos += 1
+        return tok
+
+    def word(self, what: str) -> str:
+        tok = self.next(what)
+        if tok.quoted:
+            raise OrderSyntaxError(f"expected {what}, found a quoted name")
+        return tok.word
+
+    def expect(self, *words: str) -> str:
+        found = self.word(" or ".join(repr(w) for w in words))
+        if found not in words:
+            raise OrderSyntaxError(
+                f"expected {' or '.join(repr(w) for w in words)}, found {found!r}")
+        return found
+
+    def accept(self, *words: str) -> str | None:
+        if self.peek() in words:
+            self.pos += 1
+            return self.tokens[self.pos - 1].word
+        return None
+
+    def person(self) -> str:
+        """A reference number (``E1100``) or a quoted unique name."""
+        tok = self.next("a person (reference number or quoted name)")
+        return tok.text
+
+    def name(self, what: str = "a quoted name") -> str:
+        tok = self.next(what)
+        if not tok.quoted:
+            raise OrderSyntaxError(f"{what} must be in double quotes")
+        return tok.text
+
+    def ident(self, what: str) -> str:
+        tok = self.next(what)
+        if tok.quoted:
+            raise OrderSyntaxError(f"expected {what}, found a quoted name")
+        return tok.text
+
+    def integer(self, what: str, low: int | None = None, high: int | None = None) -> int:
+        tok = self.next(what)
+        try:
+            value = int(tok.text)
+        except ValueError:
+            raise OrderSyntaxError(f"{what} must be a whole number, not {tok.text!r}") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            bounds = f"{low} to {high}" if high is not None else f"at least {low}"
+            raise OrderSyntaxError(f"{what} must be {bounds}, not {value}")
+        return value
+
+    def rest(self) -> list[Token]:
+        rest = self.tokens[self.pos :]
+        self.pos = len(self.tokens)
+        return rest
+
+    def done(self) -> None:
+        if not self.at_end():
+            extra = " ".join(t.text for t in self.tokens[self.pos :])
+            raise OrderSyntaxError(f"unexpected words at the end: {extra!r}")
+
+
+@dataclass
+class Grammar:
+    """Keyword → rule. Rulesets build theirs by extending another's."""
+
+    rules: dict[str, RuleFn] = field(default_factory=dict)
+
+    def rule(self, *keywords: str) -> Callable[[RuleFn], RuleFn]:
+        def register(fn: RuleFn) -> RuleFn:
+            for kw in keywords:
+                self.rules[kw] = fn
+            return fn
+        return register
+
+    def extended(self) -> Grammar:
+        return Grammar(dict(self.rules))
+
+    def parse_line(self, tokens: list[Token], line: int, text: str) -> Order:
+        head = tokens[0]
+        rule = None if head.quoted else self.rules.get(head.word)
+        if rule is None:
+            known = ", ".join(sorted(self.rules))
+            raise OrderSyntaxError(f"unknown order {head.text!r} (known orders: {known})")
+        cursor = Cursor(tokens, line, text)
+        cursor.pos = 1
+        order = rule(cursor)
+        cursor.done()
+        return order
+
+
+def parse_orders(
+    text: str,
+    grammar: Grammar,
+    *,
+    filename: str,
+    expected_house: str | None = None,
+) -> OrderSheet:
+    """Parse an order file. Never raises: bad lines become rejections.
+
+    The first non-comment line must be ``house <id>``; when it names a house
+    other than ``expected_house`` the whole sheet is refused (a misfiled file).
+    """
+    sheet = OrderSheet(house=expected_house or "", file=filename)
+    seen_header = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        shown = raw.strip()
+        if len(shown) > MAX_LINE:
+            shown = shown[:MAX_LINE] + "…"
+        if any(ord(ch) < 32 and ch != "\t" for ch in raw):
+            sheet.rejections.append(Rejection(filename, number, shown,
+                                              "the line holds control characters", sheet.house))
+            continue
+        try:
+            tokens = tokenize(raw)
+        except OrderSyntaxError as err:
+            sheet.rejections.append(Rejection(filename, number, shown, str(err), sheet.house))
+            continue
+        if not tokens:
+            continue
+        if not seen_header:
+            seen_header = True
+            if tokens[0].quoted or tokens[0].word != "house" or len(tokens) != 2:
+                sheet.refused = (f"{filename}:{number}: the first line must be "
+                                 f"'house <house-id>', found {shown!r}")
+                return sheet
+            claimed = tokens[1].text.lower()
+            if expected_house is not None and claimed != expected_house.lower():
+                sheet.refused = (f"{filename}:{number}: this file says it is from house "
+                                 f"{claimed!r}, but it was filed as {expected_house!r}")
+                return sheet
+            sheet.house = claimed
+            continue
+        if len(raw) > MAX_LINE:
+            sheet.rejections.append(Rejection(filename, number, shown,
+                                              f"the line is longer than {MAX_LINE} characters",
+                                              sheet.house))
+            continue
+        try:
+            sheet.orders.append(grammar.parse_line(tokens, number, shown))
+        except OrderSyntaxError as err:
+            sheet.rejections.append(Rejection(filename, number, shown, str(err), sheet.house))
+    if not seen_header:
+        sheet.refused = f"{filename}: the file holds no 'house <house-id>' line"
+    return sheet

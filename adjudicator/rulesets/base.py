@@ -1,0 +1,108 @@
+"""The interface every ruleset implements, and the context of one turn.
+
+A ruleset is data (tables loaded from ``content/rulesets``) plus small hooks.
+The verbs follow one pattern:
+
+* ``grammar`` parses text into orders (``adjudicator.orders.parse_orders``);
+* ``validate(state, sheets)`` moves every order the state forbids into the
+  sheet's rejections, with a reason a player understands;
+* ``resolve(state, sheets, dice)`` applies the turn to a copy of the state and
+  returns a ``TurnResult``; it never mutates its input.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator.dice import Dice, Roll
+from adjudicator.events import Event, Notice
+from adjudicator.orders import Grammar, Order, OrderSheet, Rejection
+from adjudicator.state import YEARS_PER_TURN, GameState
+
+
+@dataclass
+class TurnResult:
+    """What one turn produced: the new state, its events and its dice."""
+
+    state: GameState
+    events: list[Event]
+    rolls: list[Roll]
+    rejections: list[Rejection]
+    defaulted: list[str] = field(default_factory=list)
+
+
+@dataclass
+class TurnContext:
+    """The working set of one turn, passed from phase to phase."""
+
+    state: GameState
+    dice: Dice
+    rules: Mapping[str, Any]
+    sheets: dict[str, OrderSheet]
+    events: list[Event] = field(default_factory=list)
+    aged: bool = False
+    scratch: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    @property
+    def year(self) -> int:
+        return self.state.year_of(self.state.turn)
+
+    def age(self, born: int) -> int:
+        """A4: the age at the births step, then the age reached at the turn's end."""
+        return self.year - born + (YEARS_PER_TURN if self.aged else 0)
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    def notify(self, house: str, text: str, **params: Any) -> None:
+        """A line for one house's private report."""
+        self.events.append(Notice(phase=self.dice.phase, house=house, text=text, params=params))
+
+    def reject(self, house: str, order: Order, reason: str) -> None:
+        """Refuse an order found illegal only while resolving."""
+        sheet = self.sheets.get(house)
+        if sheet is not None:
+            sheet.reject(order, reason)
+
+    def orders(self, house: str) -> list[Order]:
+        sheet = self.sheets.get(house)
+        return list(sheet.orders) if sheet else []
+
+    def all_rejections(self) -> list[Rejection]:
+        found: list[Rejection] = []
+        for house in sorted(self.sheets):
+            found.extend(self.sheets[house].rejections)
+        return found
+
+
+class Ruleset(ABC):
+    """One game's rules. Subclasses plug in hooks; the core tests no strings."""
+
+    id: str = ""
+    grammar: Grammar
+
+    def __init__(self, rules: Mapping[str, Any]) -> None:
+        self.rules = rules
+
+    @abstractmethod
+    def validate(self, state: GameState, sheets: dict[str, OrderSheet]) -> None:
+        """Move every order the current state forbids into its sheet's rejections."""
+
+    @abstractmethod
+    def resolve(self, state: GameState, sheets: dict[str, OrderSheet], dice: Dice) -> TurnResult:
+        """Adjudicate the next turn on a copy of ``state``."""
+
+    @abstractmethod
+    def template(self, state: GameState, house: str) -> str:
+        """A ready-to-edit order file for ``house`` for the next turn."""
+
+    def ordering_houses(self, state: GameState) -> list[str]:
+        """The houses expected to send orders next turn."""
+        return sorted(h.id for h in state.active_houses())

@@ -1,0 +1,146 @@
+"""A5.1 births and A2 characteristics."""
+
+from __future__ import annotations
+
+from adjudicator.events import Birth, BirthAttempts
+from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.dynasty.lookup import controls, find
+from adjudicator.rulesets.dynasty.orders import BirthOrder, NameOrder
+from adjudicator.rulesets.dynasty.people import (
+    add_person,
+    dynasty_rules,
+    new_person_id,
+    next_name,
+    roll_characteristics,
+    used_names,
+)
+from adjudicator.rulesets.dynasty.refs import number_child
+from adjudicator.state import GameState, Marriage, Person, Sex
+
+
+def eligible_couples(state: GameState, year: int, max_mother_age: int) -> list[Marriage]:
+    """Married couples whose mother is young enough and neither is a prisoner (A5.1)."""
+    couples = []
+    for marriage in state.marriages:
+        if marriage.ended is not None:
+            continue
+        husband, wife = state.persons[marriage.husband], state.persons[marriage.wife]
+        if husband.died is not None or wife.died is not None:
+            continue
+        if wife.age(year) > max_mother_age:
+            continue
+        if husband.prisoner_of or wife.prisoner_of:
+            continue
+        couples.append(marriage)
+    return couples
+
+
+def couple_house(state: GameState, marriage: Marriage) -> str | None:
+    """The house that orders a couple's births: the court they live at."""
+    husband = state.persons[marriage.husband]
+    wife = state.persons[marriage.wife]
+    return husband.court or wife.court
+
+
+def check_birth(state: GameState, house: str, order: BirthOrder, year: int,
+                max_mother_age: int) -> str | None:
+    person = find(state, order.person)
+    if person is None:
+        return f"nobody is called {order.person!r}"
+    marriage = state.current_marriage(person.id)
+    if marriage is None:
+        return f"{person.name} is not married"
+    husband, wife = state.persons[marriage.husband], state.persons[marriage.wife]
+    if not (controls(house, husband) or controls(house, wife)):
+        return f"{person.name} belongs to no family of this house"
+    if wife.age(year) > max_mother_age:
+        return (f"{wife.name} is {wife.age(year)}: a mother must be "
+                f"{max_mother_age} or younger (A5)")
+    if husband.prisoner_of or wife.prisoner_of:
+        return "a prisoner cannot have children (A9)"
+    return None
+
+
+def run_births(ctx: TurnContext) -> dict[str, int]:
+    """Roll every eligible couple's attempts; returns each mother's survival penalty."""
+    state, rules = ctx.state, dynasty_rules(ctx.rules)
+    ctx.dice.set_phase("births")
+    ordered: dict[str, tuple[int, str]] = {}
+    names: dict[str, list[NameOrder]] = {}
+    for house in sorted(ctx.sheets):
+        for order in ctx.orders(house):
+            if isinstance(order, BirthOrder):
+                person = find(state, order.person)
+                marriage = state.current_marriage(person.id) if person else None
+                if marriage is not None:
+                    if marriage.id in ordered:
+                        ctx.reject(house, order, "this couple's attempts are already ordered")
+                        continue
+                    ordered[marriage.id] = (order.attempts, house)
+            elif isinstance(order, NameOrder):
+                parent = find(state, order.parent)
+                if parent is not None:
+                    names.setdefault(parent.id, []).append(order)
+    penalties: dict[str, int] = {}
+    couples = eligible_couples(state, ctx.year, rules.max_mother_age)
+    couples.sort(key=lambda m: (state.persons[m.husband].seq, state.persons[m.wife].seq))
+    for marriage in couples:
+        attempts, _ = ordered.get(marriage.id, (rules.default_attempts, ""))
+        attempts = max(rules.min_attempts, min(rules.max_attempts, attempts))
+        children: list[str] = []
+        for attempt in range(1, attempts + 1):
+            roll = ctx.dice.roll(1, 6, "birth attempt", marriage.wife)
+            if roll.total > rules.success_faces:
+                continue
+            sex = Sex.MALE if ctx.dice.d6("sex", marriage.wife) <= rules.boy_faces else Sex.FEMALE
+            child = _bear(ctx, marriage, sex, names, attempt)
+            children.append(child.id)
+        if attempts > 1:
+            penalties[marriage.wife] = rules.extra_attempt_penalty * (attempts - 1)
+        ctx.emit(BirthAttempts(phase="births", father=marriage.husband, mother=marriage.wife,
+                               house=couple_house(state, marriage), attempts=attempts,
+                               children=tuple(children), ordered=marriage.id in ordered))
+    return penalties
+
+
+def _chosen_name(ctx: TurnContext, marriage: Marriage, sex: str,
+                 names: dict[str, list[NameOrder]]) -> str | None:
+    """A name ordered for this newborn: ``son``/``daughter`` first, then ``newborn``."""
+    wanted = "son" if sex == Sex.MALE else "daughter"
+    used = used_names(ctx.state)
+    for parent in (marriage.husband, marriage.wife):
+        pending = names.get(parent, [])
+        for kind in (wanted, "newborn"):
+            for order in pending:
+                if order.which != kind:
+                    continue
+                pending.remove(order)
+                if order.name.lower() in used:
+                    house = ctx.state.persons[parent].dynasty or ""
+                    ctx.reject(house, order, f"the name {order.name!r} is already taken")
+                    continue
+                return order.name
+    return None
+
+
+def _bear(ctx: TurnContext, marriage: Marriage, sex: str,
+          names: dict[str, list[NameOrder]], attempt: int) -> Person:
+    state = ctx.state
+    father, mother = state.persons[marriage.husband], state.persons[marriage.wife]
+    dynasty = father.dynasty
+    if marriage.children_dynasty is not None or dynasty is None:
+        # [D] a father of the minor nobility gives his children to the mother's dynasty.
+        dynasty = marriage.children_dynasty or mother.dynasty
+    name = _chosen_name(ctx, marriage, sex, names) or next_name(state, ctx.rules, dynasty, sex)
+    child = Person(id=new_person_id(state, name), name=name, sex=sex, born=ctx.year,
+                   dynasty=dynasty, father=father.id, mother=mother.id,
+                   court=father.court or mother.court)
+    add_person(state, child)
+    roll_characteristics(ctx, child)
+    spent = number_child(state, child)
+    for dynasty_id in spent:
+        ctx.notify(dynasty_id, f"{name} could take no reference number in {dynasty_id}: "
+                               "the parent's alphabet is spent")
+    ctx.emit(Birth(phase="births", person=child.id, father=father.id, mother=mother.id,
+                   dynasty=dynasty, court=child.court, attempt=attempt))
+    return child

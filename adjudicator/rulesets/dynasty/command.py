@@ -1,0 +1,175 @@
+"""A8 command: assignments, lending, and the unit command value."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from adjudicator.events import Assignment
+from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.dynasty.lookup import controls, find
+from adjudicator.rulesets.dynasty.orders import AssignOrder, LendOrder
+from adjudicator.rulesets.dynasty.people import dynasty_rules
+from adjudicator.state import GameState, Person, Sex, Unit
+
+
+def unit_type(rules: Mapping[str, Any], kind: str) -> Mapping[str, Any]:
+    types: Mapping[str, Any] = rules.get("unit_types", {})
+    found: Mapping[str, Any] = types.get(kind, {})
+    return found
+
+
+def capacity(rules: Mapping[str, Any], unit: Unit) -> int | None:
+    """How many commanders the unit takes at most (None: no limit)."""
+    limit = int(unit_type(rules, unit.type).get("max_commanders", 0))
+    return limit or None
+
+
+def has_room(rules: Mapping[str, Any], unit: Unit) -> bool:
+    cap = capacity(rules, unit)
+    return cap is None or len(unit.commanders) < cap
+
+
+def unit_command_value(state: GameState, unit: Unit, rules: Mapping[str, Any]) -> int:
+    """Command of the commanders plus their wives' Ruse, limited to ±1 (A8)."""
+    if not unit.commanders:
+        return 0
+    total = 0
+    for pid in unit.commanders:
+        commander = state.persons[pid]
+        total += commander.command
+        if commander.spouse:
+            wife = state.persons[commander.spouse]
+            if wife.died is None:
+                total += wife.ruse
+    limit = dynasty_rules(rules).command_limit
+    value = max(-limit, min(limit, total))
+    floor = unit_type(rules, unit.type).get("min_command_value")
+    if floor is not None:
+        value = max(int(floor), value)
+    return value
+
+
+def faction_units(state: GameState, house: str) -> list[Unit]:
+    return sorted((u for u in state.units.values() if u.house == house), key=lambda u: u.id)
+
+
+def must_command(state: GameState, person: Person, age: int, compulsory_age: int) -> bool:
+    """Men of 20 or more, save the ruling king and prisoners, must command (A8)."""
+    if person.sex != Sex.MALE or person.died is not None or person.dynasty is None:
+        return False
+    if person.prisoner_of or person.unit or age < compulsory_age:
+        return False
+    house = state.houses.get(person.dynasty)
+    if house is None or house.eliminated:
+        return False
+    return house.ruler != person.id
+
+
+def _evenness_reason(rules: Mapping[str, Any], units: list[Unit], target: Unit) -> str | None:
+    open_units = [u for u in units if has_room(rules, u)]
+    if target not in open_units:
+        return f"{target.id} has no room for another commander"
+    fewest = min(len(u.commanders) for u in open_units)
+    if len(target.commanders) > fewest:
+        least = next(u for u in open_units if len(u.commanders) == fewest)
+        return (f"{target.id} has {len(target.commanders)} commanders while {least.id} has "
+                f"{fewest}: commanders are spread evenly (A8)")
+    return None
+
+
+def check_assign(state: GameState, house: str, order: AssignOrder | LendOrder, age: int,
+                 voluntary_age: int) -> str | None:
+    person = find(state, order.person)
+    if person is None:
+        return f"nobody is called {order.person!r}"
+    if not controls(house, person) and isinstance(order, AssignOrder):
+        return f"{person.name} does not belong to this house"
+    if person.sex != Sex.MALE:
+        return f"{person.name} is a woman: only men command units (A8)"
+    if person.died is not None:
+        return f"{person.name} is dead"
+    if person.prisoner_of:
+        return f"{person.name} is a prisoner and cannot be assigned (A9)"
+    if age < voluntary_age:
+        return f"{person.name} is {age}: a man may command from {voluntary_age} (A8)"
+    if person.unit:
+        return f"{person.name} already commands {person.unit} and stays with it (A8)"
+    unit = state.units.get(order.unit)
+    if unit is None:
+        return f"there is no unit {order.unit}"
+    if isinstance(order, AssignOrder) and unit.house != person.dynasty:
+        return f"{unit.id} belongs to another house: lending needs 'lend' from both houses"
+    return None
+
+
+def _place(ctx: TurnContext, person: Person, unit: Unit, *, automatic: bool,
+           lent_by: str | None = None) -> None:
+    unit.commanders.append(person.id)
+    person.unit = unit.id
+    ctx.emit(Assignment(phase="command", person=person.id, unit=unit.id, house=unit.house,
+                        automatic=automatic, lent_by=lent_by))
+
+
+def run_assignments(ctx: TurnContext) -> None:
+    """Ordered assignments and loans first, then everyone still due is auto-assigned."""
+    state, rules = ctx.state, ctx.rules
+    dyn = dynasty_rules(rules)
+    ctx.dice.set_phase("command")
+    loans: dict[tuple[str, str], list[tuple[str, LendOrder]]] = {}
+    for house in sorted(ctx.sheets):
+        for order in ctx.orders(house):
+            if isinstance(order, LendOrder):
+                person = find(state, order.person)
+                key = (person.id if person else order.person, order.unit)
+                loans.setdefault(key, []).append((house, order))
+                continue
+            if not isinstance(order, AssignOrder):
+                continue
+            person = find(state, order.person)
+            age = ctx.age(person.born) if person else 0
+            reason = check_assign(state, house, order, age, dyn.voluntary_age)
+            unit = state.units.get(order.unit)
+            if reason is None and unit is not None:
+                reason = _evenness_reason(rules, faction_units(state, unit.house), unit)
+            if reason:
+                ctx.reject(house, order, reason)
+                continue
+            assert person is not None and unit is not None
+            _place(ctx, person, unit, automatic=False)
+    for (pid, uid), lines in sorted(loans.items()):
+        _settle_loan(ctx, pid, uid, lines)
+    for person in sorted(state.living(), key=lambda p: p.seq):
+        if not must_command(state, person, ctx.age(person.born), dyn.compulsory_age):
+            continue
+        assert person.dynasty is not None
+        units = [u for u in faction_units(state, person.dynasty) if has_room(rules, u)]
+        if not units:
+            continue
+        unit = min(units, key=lambda u: (len(u.commanders), u.id))
+        _place(ctx, person, unit, automatic=True)
+        ctx.notify(person.dynasty, f"{person.name} was assigned to {unit.id} automatically")
+
+
+def _settle_loan(ctx: TurnContext, pid: str, uid: str,
+                 lines: list[tuple[str, LendOrder]]) -> None:
+    state, dyn = ctx.state, dynasty_rules(ctx.rules)
+    person = state.persons.get(pid)
+    unit = state.units.get(uid)
+    first_house, first = lines[0]
+    if person is None or unit is None:
+        for house, order in lines:
+            ctx.reject(house, order, f"no such person or unit in {order.text!r}")
+        return
+    reason = check_assign(state, first_house, first, ctx.age(person.born), dyn.voluntary_age)
+    if reason is None and not has_room(ctx.rules, unit):
+        reason = f"{unit.id} has no room for another commander"
+    needed = {person.dynasty, unit.house}
+    if reason is None and not needed <= {h for h, _ in lines}:
+        missing = sorted(h for h in needed - {h for h, _ in lines} if h)
+        reason = f"{', '.join(missing)} did not declare this loan (A8: both houses declare it)"
+    if reason:
+        for house, order in lines:
+            ctx.reject(house, order, reason)
+        return
+    _place(ctx, person, unit, automatic=False, lent_by=person.dynasty)

@@ -1,0 +1,256 @@
+"""A7 marriages and contracts, and A3 renunciations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.events import MinorNobleCreated, Renunciation, Wedding
+from adjudicator.orders import OrderSheet
+from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.dynasty.lookup import controls, find, find_dynasty
+from adjudicator.rulesets.dynasty.orders import MarryOrder, RenounceOrder
+from adjudicator.rulesets.dynasty.people import (
+    add_person,
+    dynasty_rules,
+    new_person_id,
+    next_name,
+    roll_characteristics,
+)
+from adjudicator.rulesets.dynasty.refs import renounce
+from adjudicator.state import GameState, Marriage, Person, Sex
+
+# [D] the age given to a spouse the arbiter creates from the minor nobility.
+MINOR_BRIDE_AGE = (15, 20)
+MINOR_GROOM_AGE = (18, 40)
+
+
+def can_marry(state: GameState, person: Person, age: int, min_age: int) -> str | None:
+    """Why ``person`` cannot marry now, or None (A7)."""
+    if person.died is not None:
+        return f"{person.name} is dead"
+    if age < min_age:
+        return f"{person.name} is {age}: spouses must be {min_age} or older (A7)"
+    if person.spouse is not None:
+        return f"{person.name} is already married (A7: one spouse at a time)"
+    if person.widowed_queen:
+        return f"{person.name} is a widowed queen and cannot remarry (A3)"
+    if person.king_consort:
+        return f"{person.name} was King Consort and cannot remarry (A6)"
+    return None
+
+
+def check_marriage(state: GameState, house: str, order: MarryOrder, age_year: int,
+                   min_age: int, minor_allowed: bool) -> str | None:
+    """Checks one side's line can stand on its own; agreement is checked later."""
+    first = find(state, order.first)
+    if first is None:
+        return f"nobody is called {order.first!r}"
+    people = [first]
+    if order.second is None:
+        if not minor_allowed:
+            return "this campaign does not allow marriages to the minor nobility"
+    else:
+        second = find(state, order.second)
+        if second is None:
+            return f"nobody is called {order.second!r}"
+        if second.id == first.id:
+            return "a person cannot marry themselves"
+        people.append(second)
+        if first.sex == second.sex:
+            return f"{first.name} and {second.name} are of the same sex"
+        if first.dynasty is not None and first.dynasty == second.dynasty:
+            return (f"{first.name} and {second.name} are both of the {first.dynasty} dynasty: "
+                    "nobody may marry within their own dynasty (A7)")
+    if not any(controls(house, p) for p in people):
+        return "neither spouse belongs to this house"
+    for person in people:
+        reason = can_marry(state, person, person.age(age_year), min_age)
+        if reason:
+            return reason
+    for who, dyn in order.renounce:
+        renouncer = find(state, who)
+        if renouncer is None or renouncer.id not in {p.id for p in people}:
+            return f"only a spouse can renounce in a marriage contract, not {who!r}"
+        dynasty = find_dynasty(state, dyn)
+        if dynasty is None:
+            return f"there is no dynasty {dyn!r}"
+        if dynasty.id not in renouncer.refs:
+            return f"{renouncer.name} holds no number in {dynasty.name} to renounce"
+    if order.children == "mother":
+        wife = next((p for p in people if p.sex == Sex.FEMALE), None)
+        if wife is not None and wife.dynasty is None:
+            return "the mother belongs to no dynasty to give the children to"
+    return None
+
+
+@dataclass
+class _Declared:
+    house: str
+    order: MarryOrder
+
+
+def run_marriages(ctx: TurnContext) -> None:
+    """Both houses must declare the same marriage with the same clauses (A7)."""
+    state = ctx.state
+    rules = dynasty_rules(ctx.rules)
+    age_year = ctx.year + (5 if ctx.aged else 0)
+    ctx.dice.set_phase("marriages")
+    declared: dict[frozenset[str], list[_Declared]] = {}
+    minors: list[_Declared] = []
+    for house in sorted(ctx.sheets):
+        for order in ctx.orders(house):
+            if not isinstance(order, MarryOrder):
+                continue
+            reason = check_marriage(state, house, order, age_year, rules.marriage_min_age,
+                                    rules.minor_nobility)
+            if reason:
+                ctx.reject(house, order, reason)
+                continue
+            if order.second is None:
+                minors.append(_Declared(house, order))
+                continue
+            a, b = find(state, order.first), find(state, order.second)
+            assert a is not None and b is not None
+            declared.setdefault(frozenset((a.id, b.id)), []).append(_Declared(house, order))
+    for pair in sorted(declared, key=sorted):
+        _settle_pair(ctx, pair, declared[pair], age_year)
+    for item in minors:
+        _marry_minor(ctx, item, age_year)
+
+
+def _owner(person: Person) -> str | None:
+    return person.dynasty or person.court
+
+
+def _settle_pair(ctx: TurnContext, pair: frozenset[str], lines: list[_Declared],
+                 age_year: int) -> None:
+    state = ctx.state
+    a, b = (state.persons[pid] for pid in sorted(pair))
+    houses_needed = {h for h in (_owner(a), _owner(b)) if h}
+    by_house = {d.house: d for d in lines}
+    ids = {p: p for p in pair}
+    for token_owner in (a, b):
+        for ref in token_owner.refs.values():
+            ids[ref] = token_owner.id
+        ids[token_owner.name] = token_owner.id
+    missing = sorted(houses_needed - set(by_house))
+    if missing:
+        for d in lines:
+            names = ", ".join(state.houses[h].name if h in state.houses else h for h in missing)
+            ctx.reject(d.house, d.order, f"{names} did not declare this marriage")
+        for h in missing:
+            ctx.notify(h, f"{lines[0].house} declared a marriage of {a.name} and {b.name} "
+                          "that this house did not declare; it was refused")
+        return
+    keys = {d.order.key(ids) for d in lines}
+    if len(keys) > 1:
+        for d in lines:
+            ctx.reject(d.house, d.order, "the two houses' lines differ in their clauses")
+        return
+    for person in (a, b):
+        reason = can_marry(state, person, person.age(age_year), 0)
+        if reason:
+            for d in lines:
+                ctx.reject(d.house, d.order, reason)
+            return
+    husband, wife = (a, b) if a.sex == Sex.MALE else (b, a)
+    _wed(ctx, husband, wife, lines[0].order, minor=False)
+
+
+def _marry_minor(ctx: TurnContext, item: _Declared, age_year: int) -> None:
+    state = ctx.state
+    person = find(state, item.order.first)
+    assert person is not None
+    if person.spouse is not None:
+        ctx.reject(item.house, item.order, f"{person.name} married earlier this turn")
+        return
+    sex = Sex.FEMALE if person.sex == Sex.MALE else Sex.MALE
+    low, high = MINOR_BRIDE_AGE if sex == Sex.FEMALE else MINOR_GROOM_AGE
+    age = max(low, min(high, person.age(age_year)))
+    name = next_name(state, ctx.rules, None, sex)
+    spouse = Person(id=new_person_id(state, name), name=name, sex=sex, born=age_year - age,
+                    dynasty=None, court=person.court)
+    add_person(state, spouse)
+    roll_characteristics(ctx, spouse)
+    ctx.emit(MinorNobleCreated(phase="marriages", person=spouse.id, for_person=person.id))
+    husband, wife = (person, spouse) if person.sex == Sex.MALE else (spouse, person)
+    _wed(ctx, husband, wife, item.order, minor=True)
+
+
+def _wed(ctx: TurnContext, husband: Person, wife: Person, order: MarryOrder, *,
+         minor: bool) -> None:
+    state = ctx.state
+    children = None
+    if order.children == "mother":
+        children = wife.dynasty
+    marriage = Marriage(id=f"m{len(state.marriages) + 1}", husband=husband.id, wife=wife.id,
+                        turn=ctx.turn, year=ctx.year, children_dynasty=children)
+    state.marriages.append(marriage)
+    husband.spouse, wife.spouse = wife.id, husband.id
+    reigning_queen = any(h.ruler == wife.id for h in state.active_houses())
+    if reigning_queen:
+        husband.king_consort = True
+        husband.court = wife.court
+    elif husband.dynasty is None and wife.dynasty is not None:
+        husband.court = wife.court  # [D] a minor noble joins the princess's court
+    else:
+        wife.court = husband.court
+    ctx.emit(Wedding(phase="marriages", marriage=marriage.id, husband=husband.id,
+                     wife=wife.id, children_dynasty=children,
+                     husband_house=husband.dynasty, wife_house=wife.dynasty,
+                     minor_nobility=minor))
+    for who, dyn in order.renounce:
+        person = find(state, who)
+        dynasty = find_dynasty(state, dyn)
+        if person is not None and dynasty is not None:
+            _renounce(ctx, person, dynasty.id)
+
+
+def _renounce(ctx: TurnContext, person: Person, dynasty: str) -> None:
+    ref = renounce(person, dynasty, ctx.turn)
+    if ref is not None:
+        ctx.emit(Renunciation(phase=ctx.dice.phase, person=person.id, dynasty=dynasty, ref=ref))
+
+
+def check_renounce(state: GameState, house: str, order: RenounceOrder) -> str | None:
+    person = find(state, order.person)
+    if person is None:
+        return f"nobody is called {order.person!r}"
+    if not controls(house, person):
+        return f"{person.name} does not belong to this house"
+    dynasty = find_dynasty(state, order.dynasty)
+    if dynasty is None:
+        return f"there is no dynasty {order.dynasty!r}"
+    if dynasty.id not in person.refs:
+        return f"{person.name} holds no number in {dynasty.name}"
+    return None
+
+
+def run_renunciations(ctx: TurnContext) -> None:
+    for house in sorted(ctx.sheets):
+        for order in ctx.orders(house):
+            if not isinstance(order, RenounceOrder):
+                continue
+            reason = check_renounce(ctx.state, house, order)
+            if reason:
+                ctx.reject(house, order, reason)
+                continue
+            person = find(ctx.state, order.person)
+            dynasty = find_dynasty(ctx.state, order.dynasty)
+            assert person is not None and dynasty is not None
+            _renounce(ctx, person, dynasty.id)
+
+
+def validate_sheet_marriages(state: GameState, sheet: OrderSheet, age_year: int,
+                             min_age: int, minor_allowed: bool) -> None:
+    """Static checks for ``chronicle check``: each line on its own."""
+    for order in list(sheet.orders):
+        if isinstance(order, MarryOrder):
+            reason = check_marriage(state, sheet.house, order, age_year, min_age, minor_allowed)
+        elif isinstance(order, RenounceOrder):
+            reason = check_renounce(state, sheet.house, order)
+        else:
+            continue
+        if reason:
+            sheet.orders.remove(order)
+            sheet.reject(order, reason)

@@ -1,0 +1,191 @@
+"""The dynasty orders (DESIGN.md "Orders") and the arbiter's directives."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.orders import Cursor, Grammar, OrderSyntaxError
+from adjudicator.orders import Order as _Order
+
+MINOR = "minor-nobility"
+
+
+@dataclass(frozen=True, kw_only=True)
+class BirthOrder(_Order):
+    person: str
+    attempts: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class MarryOrder(_Order):
+    first: str
+    second: str | None  # None: the minor nobility
+    children: str | None = None  # "father" | "mother"
+    renounce: tuple[tuple[str, str], ...] = ()
+
+    def key(self, resolve: dict[str, str]) -> tuple[object, ...]:
+        """What both houses' lines must agree on, with people resolved to ids."""
+        pair = frozenset(resolve.get(p, p) for p in (self.first, self.second) if p)
+        clauses = frozenset((resolve.get(p, p), d.lower()) for p, d in self.renounce)
+        return (pair, self.children or "father", clauses)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RenounceOrder(_Order):
+    person: str
+    dynasty: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class AssignOrder(_Order):
+    person: str
+    unit: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class LendOrder(_Order):
+    person: str
+    unit: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class PrisonerOrder(_Order):
+    person: str
+    action: str  # release | execute | keep
+    ransom: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class PayRansomOrder(_Order):
+    person: str
+    amount: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class NameOrder(_Order):
+    parent: str
+    which: str  # newborn | son | daughter
+    name: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class KillOrder(_Order):
+    person: str
+    cause: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RetreatOrder(_Order):
+    unit: str
+    captor: str
+
+
+DYNASTY_GRAMMAR = Grammar()
+ARBITER_GRAMMAR = Grammar()
+
+
+@DYNASTY_GRAMMAR.rule("birth", "births")
+def _birth(c: Cursor) -> BirthOrder:
+    person = c.person()
+    attempts = 1
+    if c.accept("attempts", "attempt"):
+        attempts = c.integer("the number of attempts", 1, 3)
+    return BirthOrder(line=c.line, text=c.text, person=person, attempts=attempts)
+
+
+@DYNASTY_GRAMMAR.rule("marry")
+def _marry(c: Cursor) -> MarryOrder:
+    first = c.person()
+    c.expect("to", "with")
+    tok = c.next("the spouse (reference number, quoted name or minor-nobility)")
+    second: str | None = tok.text
+    if not tok.quoted and tok.word in (MINOR, "minor"):
+        second = None
+        c.accept("nobility")
+    children: str | None = None
+    renounce: list[tuple[str, str]] = []
+    while not c.at_end():
+        word = c.word("a clause ('children mother|father' or 'renounce <person> in <dynasty>')")
+        if word == "children":
+            if children is not None:
+                raise OrderSyntaxError("the children's dynasty is given twice")
+            children = c.expect("mother", "father")
+        elif word == "renounce":
+            who = c.person()
+            c.expect("in")
+            renounce.append((who, c.ident("a dynasty letter")))
+        else:
+            raise OrderSyntaxError(
+                f"unknown clause {word!r}: use 'children mother|father' or "
+                "'renounce <person> in <dynasty>'")
+    return MarryOrder(line=c.line, text=c.text, first=first, second=second,
+                      children=children, renounce=tuple(renounce))
+
+
+@DYNASTY_GRAMMAR.rule("renounce")
+def _renounce(c: Cursor) -> RenounceOrder:
+    person = c.person()
+    c.expect("in")
+    return RenounceOrder(line=c.line, text=c.text, person=person,
+                         dynasty=c.ident("a dynasty letter"))
+
+
+@DYNASTY_GRAMMAR.rule("assign")
+def _assign(c: Cursor) -> AssignOrder:
+    person = c.person()
+    c.expect("to")
+    return AssignOrder(line=c.line, text=c.text, person=person, unit=c.ident("a unit id").upper())
+
+
+@DYNASTY_GRAMMAR.rule("lend")
+def _lend(c: Cursor) -> LendOrder:
+    person = c.person()
+    c.expect("to")
+    return LendOrder(line=c.line, text=c.text, person=person, unit=c.ident("a unit id").upper())
+
+
+@DYNASTY_GRAMMAR.rule("prisoner")
+def _prisoner(c: Cursor) -> PrisonerOrder:
+    person = c.person()
+    action = c.expect("release", "execute", "keep")
+    ransom = 0
+    if action == "release" and c.accept("ransom"):
+        ransom = c.integer("the ransom", 1, 100000)
+    return PrisonerOrder(line=c.line, text=c.text, person=person, action=action, ransom=ransom)
+
+
+@DYNASTY_GRAMMAR.rule("pay")
+def _pay(c: Cursor) -> PayRansomOrder:
+    c.expect("ransom")
+    person = c.person()
+    amount = c.integer("the ransom", 1, 100000)
+    return PayRansomOrder(line=c.line, text=c.text, person=person, amount=amount)
+
+
+@DYNASTY_GRAMMAR.rule("name")
+def _name(c: Cursor) -> NameOrder:
+    which = c.expect("newborn", "son", "daughter")
+    c.expect("of")
+    parent = c.person()
+    name = c.name("the name")
+    if len(name) > 40:
+        raise OrderSyntaxError("a name may have at most 40 characters")
+    if not all(ch.isalpha() or ch in " '-." for ch in name):
+        raise OrderSyntaxError("a name may hold only letters, spaces, apostrophes and hyphens")
+    return NameOrder(line=c.line, text=c.text, parent=parent, which=which, name=name)
+
+
+@ARBITER_GRAMMAR.rule("kill")
+def _kill(c: Cursor) -> KillOrder:
+    person = c.person()
+    cause = "arbiter"
+    if c.accept("cause"):
+        cause = c.name("the cause")[:200]
+    return KillOrder(line=c.line, text=c.text, person=person, cause=cause)
+
+
+@ARBITER_GRAMMAR.rule("retreat")
+def _retreat(c: Cursor) -> RetreatOrder:
+    unit = c.ident("a unit id").upper()
+    c.expect("by")
+    return RetreatOrder(line=c.line, text=c.text, unit=unit, captor=c.ident("the captor house"))

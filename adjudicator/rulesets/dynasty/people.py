@@ -1,0 +1,135 @@
+"""Creating, naming and burying people (RULES.md A1, A2)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from adjudicator.events import Death
+from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.dynasty.rules import DynastyRules
+from adjudicator.state import GameState, Person, Sex
+
+MINOR_NOBILITY = "minor-nobility"
+_GENERIC_MALE = ("John", "William", "Henry", "Thomas", "Richard", "Robert", "Hugh", "Walter")
+_GENERIC_FEMALE = ("Mary", "Anne", "Margaret", "Isabel", "Joan", "Alice", "Agnes", "Maud")
+
+
+def dynasty_rules(rules: Mapping[str, Any]) -> DynastyRules:
+    """The typed Part A tables of a rules mapping (parsed once per mapping)."""
+    cached = rules.get("_dynasty_typed")
+    if isinstance(cached, DynastyRules):
+        return cached
+    typed = DynastyRules.from_mapping(rules["dynasty"])
+    if isinstance(rules, dict):
+        rules["_dynasty_typed"] = typed
+    return typed
+
+
+def slugify(text: str) -> str:
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    return slug or "person"
+
+
+def new_person_id(state: GameState, name: str) -> str:
+    base = slugify(name)
+    pid, n = base, 2
+    while pid in state.persons:
+        pid, n = f"{base}-{n}", n + 1
+    return pid
+
+
+def name_list(rules: Mapping[str, Any], dynasty: str | None, sex: str) -> Sequence[str]:
+    names = rules.get("names", {})
+    entry = names.get(dynasty or MINOR_NOBILITY) or names.get(MINOR_NOBILITY) or {}
+    key = "male" if sex == Sex.MALE else "female"
+    listed = entry.get(key)
+    if listed:
+        return [str(n) for n in listed]
+    return _GENERIC_MALE if sex == Sex.MALE else _GENERIC_FEMALE
+
+
+def used_names(state: GameState) -> set[str]:
+    used = state.extra.get("_used_names")
+    if not isinstance(used, set):
+        used = {p.name.lower() for p in state.persons.values()}
+        state.extra["_used_names"] = used
+    return used
+
+
+def next_name(state: GameState, rules: Mapping[str, Any], dynasty: str | None, sex: str) -> str:
+    """The first unused name of the dynasty's list, then ordinals (A1)."""
+    used = used_names(state)
+    listed = name_list(rules, dynasty, sex)
+    for name in listed:
+        if name.lower() not in used:
+            return name
+    for ordinal in dynasty_rules(rules).ordinals:
+        for name in listed:
+            candidate = f"{name} {ordinal}"
+            if candidate.lower() not in used:
+                return candidate
+    n = 2
+    while f"{listed[0]} {n}".lower() in used:
+        n += 1
+    return f"{listed[0]} {n}"
+
+
+def add_person(state: GameState, person: Person) -> Person:
+    person.seq = state.allocate_seq()
+    state.persons[person.id] = person
+    used_names(state).add(person.name.lower())
+    return person
+
+
+def roll_characteristics(ctx: TurnContext, person: Person) -> None:
+    """A2: each characteristic is its own 2d6 on the table."""
+    rules = dynasty_rules(ctx.rules)
+    con = ctx.dice.two_d6("constitution", person.id).total
+    person.constitution = rules.characteristic(con)
+    trait = "command" if person.sex == Sex.MALE else "ruse"
+    value = rules.characteristic(ctx.dice.two_d6(trait, person.id).total)
+    if person.sex == Sex.MALE:
+        person.command = value
+    else:
+        person.ruse = value
+
+
+def is_reigning(state: GameState, pid: str) -> bool:
+    return any(h.ruler == pid and not h.eliminated for h in state.houses.values())
+
+
+def kill(ctx: TurnContext, person_id: str, cause: str, detail: str = "") -> None:
+    """A death, with everything that follows from it at once.
+
+    The spouse is widowed; the wife of a king who dies reigning becomes a
+    widowed queen (A3: she can neither inherit nor remarry). The dead leave
+    their unit. Thrones are filled later by ``settle_successions``.
+    """
+    state = ctx.state
+    person = state.persons[person_id]
+    if person.died is not None:
+        return
+    year = ctx.year
+    person.died = year
+    person.death_cause = cause
+    reigning = is_reigning(state, person_id)
+    if person.spouse:
+        spouse = state.persons[person.spouse]
+        marriage = state.current_marriage(person_id)
+        if marriage is not None:
+            marriage.ended = year
+            marriage.end_cause = "death"
+        spouse.spouse = None
+        if reigning and person.sex == Sex.MALE:
+            spouse.widowed_queen = True
+    if person.unit and person.unit in state.units:
+        unit = state.units[person.unit]
+        if person_id in unit.commanders:
+            unit.commanders.remove(person_id)
+    person.unit = None
+    ctx.emit(Death(phase=ctx.dice.phase, person=person_id, cause=cause, detail=detail,
+                   age=ctx.age(person.born), house=person.dynasty))

@@ -1,0 +1,73 @@
+"""The dynasty phase, step by step in the order of RULES.md A5."""
+
+from __future__ import annotations
+
+from adjudicator.events import WidowReturns
+from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.dynasty.births import run_births
+from adjudicator.rulesets.dynasty.capture import run_prisoners, run_retreats
+from adjudicator.rulesets.dynasty.command import run_assignments
+from adjudicator.rulesets.dynasty.lookup import find
+from adjudicator.rulesets.dynasty.marriage import run_marriages, run_renunciations
+from adjudicator.rulesets.dynasty.orders import KillOrder, RetreatOrder
+from adjudicator.rulesets.dynasty.people import kill
+from adjudicator.rulesets.dynasty.succession import settle_successions
+from adjudicator.rulesets.dynasty.survival import run_epidemic, run_survival
+from adjudicator.state import Sex
+
+ARBITER = "arbiter"
+
+
+def run_arbiter(ctx: TurnContext) -> None:
+    """Directives take effect at the start of the turn."""
+    ctx.dice.set_phase("arbiter")
+    retreats: list[RetreatOrder] = []
+    for order in ctx.orders(ARBITER):
+        if isinstance(order, KillOrder):
+            person = find(ctx.state, order.person)
+            if person is None:
+                ctx.reject(ARBITER, order, f"nobody is called {order.person!r}")
+            elif person.died is not None:
+                ctx.reject(ARBITER, order, f"{person.name} is already dead")
+            else:
+                kill(ctx, person.id, "arbiter", order.cause)
+        elif isinstance(order, RetreatOrder):
+            retreats.append(order)
+    run_retreats(ctx, retreats, ARBITER)
+
+
+def run_widows(ctx: TurnContext) -> None:
+    """A1: every widow but a queen returns to the court of her birth dynasty."""
+    state = ctx.state
+    ctx.dice.set_phase("widows")
+    for person in sorted(state.living(), key=lambda p: p.seq):
+        if person.sex != Sex.FEMALE or person.spouse is not None or person.widowed_queen:
+            continue
+        if any(h.ruler == person.id for h in state.houses.values()):
+            continue
+        widowed = any(m.wife == person.id and m.end_cause == "death" for m in state.marriages)
+        if not widowed or person.court == person.dynasty:
+            continue
+        previous = person.court
+        person.court = person.dynasty
+        ctx.emit(WidowReturns(phase="widows", person=person.id, court=person.dynasty,
+                              previous_court=previous))
+
+
+def run_dynasty_phase(ctx: TurnContext) -> None:
+    """A5, in order: births, ageing, survival, epidemic, succession, contracts, widows."""
+    run_arbiter(ctx)
+    settle_successions(ctx)
+    penalties = run_births(ctx)
+    ctx.aged = True
+    run_survival(ctx, penalties)
+    run_epidemic(ctx)
+    ctx.dice.set_phase("succession")
+    settle_successions(ctx)
+    run_marriages(ctx)
+    run_renunciations(ctx)
+    run_prisoners(ctx)
+    ctx.dice.set_phase("succession")
+    settle_successions(ctx)
+    run_assignments(ctx)
+    run_widows(ctx)

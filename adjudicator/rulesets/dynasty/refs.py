@@ -1,0 +1,108 @@
+"""Genealogical reference numbers (RULES.md A3).
+
+A number is the dynasty's letter, ``1`` for the founder, then one character
+per generation, padded with ``0`` to four characters. Because the padding
+``0`` sorts before every child character, plain ASCII order of the numbers is
+exactly the order of succession: a parent before its heirs, the first branch
+before the second, sons' lines before daughters' under male preference.
+"""
+
+from __future__ import annotations
+
+from adjudicator.state import GameState, Law, Person, Sex
+
+SON_CHARS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+DAUGHTER_CHARS = "abcdefghijklmnopqrstuvwxyz"
+PAD = 4
+
+# ``issued[dynasty]`` on a parent counts the children who took their number
+# in that dynasty from this parent: [sons or all children, daughters].
+_ALL, _DAUGHTERS = 0, 1
+
+
+def format_ref(letter: str, core: str) -> str:
+    return letter + core.ljust(PAD, "0")
+
+
+def core_of(ref: str) -> str:
+    """The generation characters of a number, without letter or padding."""
+    return ref[1:].rstrip("0")
+
+
+def founder_ref(letter: str) -> str:
+    return format_ref(letter, "1")
+
+
+def succession_key(ref: str) -> str:
+    """Sort key: plain ASCII order, as A3 says."""
+    return ref
+
+
+def child_char(law: str, sex: str, issued: list[int]) -> str | None:
+    """The next child character under ``law``, or None when the alphabet is spent."""
+    if law == Law.ABSOLUTE or sex == Sex.MALE:
+        chars, index = SON_CHARS, issued[_ALL]
+    else:
+        chars, index = DAUGHTER_CHARS, issued[_DAUGHTERS]
+    return chars[index] if index < len(chars) else None
+
+
+def _count_issue(law: str, sex: str, issued: list[int]) -> None:
+    if law == Law.ABSOLUTE or sex == Sex.MALE:
+        issued[_ALL] += 1
+    else:
+        issued[_DAUGHTERS] += 1
+
+
+def number_child(state: GameState, child: Person) -> list[str]:
+    """Give ``child`` a number in every dynasty where a parent holds one.
+
+    Returns the dynasties in which a number could not be issued because the
+    parent's alphabet was spent (reported, never silently dropped).
+    """
+    parents = [state.persons[p] for p in (child.father, child.mother) if p]
+    dynasties = sorted({d for parent in parents for d in parent.refs})
+    spent: list[str] = []
+    for dynasty in dynasties:
+        house = state.houses.get(dynasty)
+        if house is None:
+            continue
+        holders = [p for p in parents if dynasty in p.refs]
+        source = min(holders, key=lambda p: succession_key(p.refs[dynasty]))
+        issued = source.issued.setdefault(dynasty, [0, 0])
+        char = child_char(house.law, child.sex, issued)
+        if char is None:
+            spent.append(dynasty)
+            continue
+        _count_issue(house.law, child.sex, issued)
+        child.refs[dynasty] = format_ref(house.letter, core_of(source.refs[dynasty]) + char)
+        child.ref_from[dynasty] = source.id
+    return spent
+
+
+def renounce(person: Person, dynasty: str, turn: int) -> str | None:
+    """Drop ``person``'s number in ``dynasty``; returns the number given up."""
+    ref = person.refs.pop(dynasty, None)
+    if ref is not None:
+        person.renounced[dynasty] = turn
+    return ref
+
+
+def ruler_of(state: GameState, dynasty: str) -> Person | None:
+    """The living holder of the smallest number in ``dynasty`` (A3, A6)."""
+    best: Person | None = None
+    for person in state.persons.values():
+        ref = person.refs.get(dynasty)
+        if ref is None or person.died is not None or person.widowed_queen:
+            continue
+        if best is None or succession_key(ref) < succession_key(best.refs[dynasty]):
+            best = person
+    return best
+
+
+def line_of_succession(state: GameState, dynasty: str, limit: int = 10) -> list[Person]:
+    """The living claimants of ``dynasty`` in order, the ruler first."""
+    claimants = [p for p in state.persons.values()
+                 if dynasty in p.refs and p.died is None and not p.widowed_queen]
+    claimants.sort(key=lambda p: succession_key(p.refs[dynasty]))
+    return claimants[:limit]

@@ -1,0 +1,78 @@
+"""Typed view of the dynasty tables (``content/rulesets/dynasty.toml``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.errors import RulesDataError
+
+
+@dataclass(frozen=True)
+class DynastyRules:
+    max_mother_age: int
+    min_attempts: int
+    max_attempts: int
+    default_attempts: int
+    success_faces: int
+    boy_faces: int
+    extra_attempt_penalty: int
+    characteristic_table: tuple[tuple[int, int, int], ...]
+    survival_min_age: int
+    natural_death: int
+    survival_table: tuple[tuple[int, int], ...]
+    epidemic_per_dynasty: int
+    epidemic_threshold_max: int
+    marriage_min_age: int
+    minor_nobility: bool
+    compulsory_age: int
+    voluntary_age: int
+    command_limit: int
+    capture_faces: int
+    ordinals: tuple[str, ...]
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> DynastyRules:
+        try:
+            b, c, s = data["births"], data["characteristics"], data["survival"]
+            e, m, k = data["epidemic"], data["marriage"], data["command"]
+            return cls(
+                max_mother_age=int(b["max_mother_age"]),
+                min_attempts=int(b["min_attempts"]),
+                max_attempts=int(b["max_attempts"]),
+                default_attempts=int(b["default_attempts"]),
+                success_faces=int(b["success_faces"]),
+                boy_faces=int(b["boy_faces"]),
+                extra_attempt_penalty=int(b["extra_attempt_penalty"]),
+                characteristic_table=tuple(
+                    (int(lo), int(hi), int(v)) for lo, hi, v in c["table"]),
+                survival_min_age=int(s["min_age"]),
+                natural_death=int(s["natural_death"]),
+                survival_table=tuple((int(a), int(n)) for a, n in s["table"]),
+                epidemic_per_dynasty=int(e["per_dynasty"]),
+                epidemic_threshold_max=int(e["threshold_max"]),
+                marriage_min_age=int(m["min_age"]),
+                minor_nobility=bool(m["minor_nobility"]),
+                compulsory_age=int(k["compulsory_age"]),
+                voluntary_age=int(k["voluntary_age"]),
+                command_limit=int(k["limit"]),
+                capture_faces=int(data["capture"]["faces"]),
+                ordinals=tuple(str(o) for o in data["names"]["ordinals"]),
+            )
+        except (KeyError, TypeError, ValueError) as err:
+            raise RulesDataError(f"dynasty rules: missing or bad entry {err}") from err
+
+    def difficulty(self, age: int) -> int | None:
+        """The survival roll needed at ``age`` (A5.3), or None below the minimum age."""
+        needed = None
+        for lowest, roll in self.survival_table:
+            if age >= lowest:
+                needed = roll
+        return needed
+
+    def characteristic(self, total: int) -> int:
+        for low, high, value in self.characteristic_table:
+            if low <= total <= high:
+                return value
+        raise RulesDataError(f"no characteristic for a roll of {total}")

@@ -1,0 +1,122 @@
+"""The ``dynasty`` ruleset: RULES.md Part A alone."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from adjudicator.dice import Dice
+from adjudicator.orders import Grammar, OrderSheet
+from adjudicator.rulesets.base import Ruleset, TurnContext, TurnResult
+from adjudicator.rulesets.dynasty.births import check_birth
+from adjudicator.rulesets.dynasty.capture import check_prisoner, check_retreat
+from adjudicator.rulesets.dynasty.command import check_assign
+from adjudicator.rulesets.dynasty.lookup import find
+from adjudicator.rulesets.dynasty.marriage import validate_sheet_marriages
+from adjudicator.rulesets.dynasty.orders import (
+    ARBITER_GRAMMAR,
+    DYNASTY_GRAMMAR,
+    AssignOrder,
+    BirthOrder,
+    KillOrder,
+    LendOrder,
+    NameOrder,
+    PayRansomOrder,
+    PrisonerOrder,
+    RetreatOrder,
+)
+from adjudicator.rulesets.dynasty.people import dynasty_rules, used_names
+from adjudicator.rulesets.dynasty.phase import ARBITER, run_dynasty_phase
+from adjudicator.rulesets.dynasty.setup import build_state
+from adjudicator.rulesets.dynasty.template import dynasty_template
+from adjudicator.state import GameState
+
+
+class DynastyRuleset(Ruleset):
+    id = "dynasty"
+    grammar: Grammar = DYNASTY_GRAMMAR
+    arbiter_grammar: Grammar = ARBITER_GRAMMAR
+
+    def grammar_for(self, house: str) -> Grammar:
+        return self.arbiter_grammar if house == ARBITER else self.grammar
+
+    def setup(self, spec: Mapping[str, Any], dice: Dice) -> GameState:
+        return build_state(spec, self.rules, self.id, dice)
+
+    # -- validation ------------------------------------------------------------
+    def validate(self, state: GameState, sheets: dict[str, OrderSheet]) -> None:
+        dyn = dynasty_rules(self.rules)
+        year = state.year_of(state.turn + 1)
+        for house, sheet in sorted(sheets.items()):
+            if sheet.refused:
+                continue
+            if house != ARBITER and (house not in state.houses or state.houses[house].eliminated):
+                sheet.refused = f"{sheet.file}: house {house!r} is not in play"
+                continue
+            if house == ARBITER:
+                self._validate_arbiter(state, sheet)
+                continue
+            validate_sheet_marriages(state, sheet, year + 5, dyn.marriage_min_age,
+                                     dyn.minor_nobility)
+            for order in list(sheet.orders):
+                reason = self.check_order(state, house, order, year)
+                if reason:
+                    sheet.orders.remove(order)
+                    sheet.reject(order, reason)
+
+    def check_order(self, state: GameState, house: str, order: object, year: int) -> str | None:
+        """Static legality of one order; subclasses extend for their own orders."""
+        dyn = dynasty_rules(self.rules)
+        if isinstance(order, BirthOrder):
+            return check_birth(state, house, order, year, dyn.max_mother_age)
+        if isinstance(order, AssignOrder | LendOrder):
+            person = find(state, order.person)
+            age = person.age(year + 5) if person else 0
+            return check_assign(state, house, order, age, dyn.voluntary_age)
+        if isinstance(order, PrisonerOrder | PayRansomOrder):
+            return check_prisoner(state, house, order)
+        if isinstance(order, NameOrder):
+            parent = find(state, order.parent)
+            if parent is None:
+                return f"nobody is called {order.parent!r}"
+            if order.name.lower() in used_names(state):
+                return f"the name {order.name!r} is already taken (names are unique)"
+        return None
+
+    def _validate_arbiter(self, state: GameState, sheet: OrderSheet) -> None:
+        for order in list(sheet.orders):
+            reason = None
+            if isinstance(order, KillOrder):
+                person = find(state, order.person)
+                if person is None:
+                    reason = f"nobody is called {order.person!r}"
+                elif person.died is not None:
+                    reason = f"{person.name} is already dead"
+            elif isinstance(order, RetreatOrder):
+                reason = check_retreat(state, order)
+            if reason:
+                sheet.orders.remove(order)
+                sheet.reject(order, reason)
+
+    # -- resolution --------------------------------------------------------------
+    def resolve(self, state: GameState, sheets: dict[str, OrderSheet], dice: Dice) -> TurnResult:
+        sheets = copy.deepcopy(sheets)
+        self.validate(state, sheets)
+        new = state.copy()
+        new.turn += 1
+        live = {h: s for h, s in sheets.items() if not s.refused}
+        ctx = TurnContext(state=new, dice=dice, rules=self.rules, sheets=live)
+        expected = self.ordering_houses(state)
+        defaulted = sorted(h for h in expected if h not in live)
+        self.play_turn(ctx)
+        rejections = ctx.all_rejections()
+        return TurnResult(state=new, events=ctx.events, rolls=list(dice.log),
+                          rejections=rejections, defaulted=defaulted)
+
+    def play_turn(self, ctx: TurnContext) -> None:
+        """The turn's phases; Blood Royale extends this hook."""
+        run_dynasty_phase(ctx)
+
+    def template(self, state: GameState, house: str) -> str:
+        return dynasty_template(state, house, self.rules)

@@ -1,0 +1,204 @@
+"""Building the starting state from a campaign's declarations (DESIGN.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from adjudicator.dice import Dice
+from adjudicator.errors import SetupError
+from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.dynasty.people import add_person, slugify
+from adjudicator.rulesets.dynasty.refs import founder_ref, number_child, ruler_of
+from adjudicator.rulesets.dynasty.succession import crown
+from adjudicator.rulesets.dynasty.survival import draw_threshold
+from adjudicator.state import GameState, House, Law, Marriage, Person, Sex, Unit
+
+HOUSE_KEYS = {"id", "letter", "name", "law", "player", "color", "capital", "treasury",
+              "male_names", "female_names"}
+PERSON_KEYS = {"id", "name", "sex", "born", "dynasty", "father", "mother", "spouse", "founder",
+               "constitution", "command", "ruse"}
+UNIT_KEYS = {"id", "house", "type", "armies", "province"}
+
+
+def _where(kind: str, index: int, entry: Mapping[str, Any]) -> str:
+    ident = entry.get("id")
+    return f"[[{kind}]] number {index + 1}" + (f" (id {ident!r})" if ident else "")
+
+
+def _require(kind: str, index: int, entry: Mapping[str, Any], key: str, typ: type) -> Any:
+    if key not in entry:
+        raise SetupError(f"{_where(kind, index, entry)}: the key {key!r} is missing")
+    value = entry[key]
+    if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
+        raise SetupError(f"{_where(kind, index, entry)}: {key!r} must be a "
+                         f"{typ.__name__}, not {value!r}")
+    return value
+
+
+def _unknown(kind: str, index: int, entry: Mapping[str, Any], allowed: set[str]) -> None:
+    extra = sorted(set(entry) - allowed)
+    if extra:
+        raise SetupError(f"{_where(kind, index, entry)}: unknown keys {', '.join(extra)} "
+                         f"(allowed: {', '.join(sorted(allowed))})")
+
+
+def _houses(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
+    letters: set[str] = set()
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, Mapping):
+            raise SetupError(f"[[house]] number {i + 1} is not a table")
+        _unknown("house", i, entry, HOUSE_KEYS)
+        hid = _require("house", i, entry, "id", str)
+        letter = _require("house", i, entry, "letter", str)
+        if len(letter) != 1 or not letter.isascii() or not letter.isupper():
+            raise SetupError(f"{_where('house', i, entry)}: the letter must be one capital "
+                             f"letter A-Z, not {letter!r}")
+        if hid in state.houses or hid != slugify(hid) or hid == "arbiter":
+            raise SetupError(f"{_where('house', i, entry)}: the id must be unique, lowercase "
+                             "letters, digits and hyphens, and not 'arbiter'")
+        if letter in letters:
+            raise SetupError(f"{_where('house', i, entry)}: the letter {letter} is taken")
+        letters.add(letter)
+        law = entry.get("law", Law.MALE_PREFERENCE.value)
+        if law not in {x.value for x in Law}:
+            raise SetupError(f"{_where('house', i, entry)}: law must be 'male-preference' or "
+                             f"'absolute', not {law!r}")
+        state.houses[hid] = House(
+            id=hid, letter=letter, name=str(entry.get("name", hid.title())), law=law,
+            player=str(entry.get("player", "")), color=str(entry.get("color", "#555555")),
+            capital=entry.get("capital"), treasury=int(entry.get("treasury", 0)))
+
+
+def _persons(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
+    ids: set[str] = set()
+    names: set[str] = set()
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, Mapping):
+            raise SetupError(f"[[person]] number {i + 1} is not a table")
+        _unknown("person", i, entry, PERSON_KEYS)
+        pid = _require("person", i, entry, "id", str)
+        name = _require("person", i, entry, "name", str)
+        sex = _require("person", i, entry, "sex", str).upper()
+        _require("person", i, entry, "born", int)
+        if sex not in ("M", "F"):
+            raise SetupError(f"{_where('person', i, entry)}: sex must be 'M' or 'F'")
+        if pid in ids or name.lower() in names:
+            raise SetupError(f"{_where('person', i, entry)}: ids and names must be unique")
+        ids.add(pid)
+        names.add(name.lower())
+        for key in ("constitution", "command", "ruse"):
+            value = entry.get(key, 0)
+            if not isinstance(value, int) or not -3 <= value <= 3:
+                raise SetupError(f"{_where('person', i, entry)}: {key} must be a whole number "
+                                 "from -3 to 3")
+    order = sorted(range(len(entries)), key=lambda i: (entries[i]["born"], i))
+    for i in order:
+        entry = entries[i]
+        dynasty = entry.get("dynasty")
+        if dynasty is not None and dynasty not in state.houses:
+            raise SetupError(f"{_where('person', i, entry)}: no house {dynasty!r}")
+        for parent in ("father", "mother"):
+            ref = entry.get(parent)
+            if ref is not None and ref not in state.persons:
+                raise SetupError(f"{_where('person', i, entry)}: {parent} {ref!r} is not "
+                                 "declared before this person (parents are older)")
+        person = Person(id=entry["id"], name=entry["name"], sex=entry["sex"].upper(),
+                        born=entry["born"], dynasty=dynasty, father=entry.get("father"),
+                        mother=entry.get("mother"), court=dynasty,
+                        constitution=entry.get("constitution", 0),
+                        command=entry.get("command", 0) if entry["sex"].upper() == "M" else 0,
+                        ruse=entry.get("ruse", 0) if entry["sex"].upper() == "F" else 0,
+                        founder=bool(entry.get("founder", False)))
+        for parent_id, sex in ((person.father, Sex.MALE), (person.mother, Sex.FEMALE)):
+            if parent_id and state.persons[parent_id].sex != sex:
+                raise SetupError(f"{_where('person', i, entry)}: the "
+                                 f"{'father' if sex == Sex.MALE else 'mother'} has the wrong sex")
+        add_person(state, person)
+        if person.founder:
+            if dynasty is None:
+                raise SetupError(f"{_where('person', i, entry)}: a founder needs a dynasty")
+            if any(p.refs.get(dynasty) == founder_ref(state.houses[dynasty].letter)
+                   for p in state.persons.values()):
+                raise SetupError(f"{_where('person', i, entry)}: {dynasty} has two founders")
+            person.refs[dynasty] = founder_ref(state.houses[dynasty].letter)
+        else:
+            number_child(state, person)
+
+
+def _marriages(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
+    for i, entry in enumerate(entries):
+        spouse_id = entry.get("spouse")
+        if spouse_id is None:
+            continue
+        person = state.persons[entry["id"]]
+        spouse = state.persons.get(spouse_id)
+        if spouse is None:
+            raise SetupError(f"{_where('person', i, entry)}: spouse {spouse_id!r} is not declared")
+        if spouse.sex == person.sex:
+            raise SetupError(f"{_where('person', i, entry)}: spouses must be of opposite sexes")
+        if person.spouse not in (None, spouse.id) or spouse.spouse not in (None, person.id):
+            raise SetupError(f"{_where('person', i, entry)}: one spouse at a time (A7)")
+        if person.spouse == spouse.id:
+            continue
+        husband, wife = (person, spouse) if person.sex == Sex.MALE else (spouse, person)
+        husband.spouse, wife.spouse = wife.id, husband.id
+        state.marriages.append(Marriage(id=f"m{len(state.marriages) + 1}", husband=husband.id,
+                                        wife=wife.id, turn=0, year=state.start_year))
+
+
+def _courts(state: GameState) -> None:
+    """Wives live at their husband's court; a minor noble at the dynastic spouse's."""
+    for marriage in state.marriages:
+        husband, wife = state.persons[marriage.husband], state.persons[marriage.wife]
+        if husband.dynasty is None:
+            husband.court = wife.court
+        else:
+            wife.court = husband.court
+
+
+def _units(state: GameState, entries: Sequence[Mapping[str, Any]],
+           unit_types: Mapping[str, Any]) -> None:
+    for i, entry in enumerate(entries):
+        _unknown("unit", i, entry, UNIT_KEYS)
+        uid = _require("unit", i, entry, "id", str).upper()
+        house = _require("unit", i, entry, "house", str)
+        kind = entry.get("type", "army")
+        if house not in state.houses:
+            raise SetupError(f"{_where('unit', i, entry)}: no house {house!r}")
+        if kind not in unit_types:
+            raise SetupError(f"{_where('unit', i, entry)}: type must be one of "
+                             f"{', '.join(sorted(unit_types))}, not {kind!r}")
+        if uid in state.units:
+            raise SetupError(f"{_where('unit', i, entry)}: the id {uid} is taken")
+        state.units[uid] = Unit(id=uid, house=house, type=kind,
+                                armies=int(entry.get("armies", 1)),
+                                province=entry.get("province"))
+
+
+def build_state(spec: Mapping[str, Any], rules: Mapping[str, Any], ruleset: str,
+                dice: Dice) -> GameState:
+    """The state before turn 1: houses, people with derived numbers, units, rulers."""
+    start = spec.get("start_year", 1300)
+    if not isinstance(start, int) or isinstance(start, bool):
+        raise SetupError("start_year must be a whole number")
+    state = GameState(ruleset=ruleset, start_year=start,
+                      end_year=spec.get("end_year"), target=spec.get("target"))
+    _houses(state, spec.get("house", []))
+    if not state.houses:
+        raise SetupError("the campaign declares no [[house]]")
+    persons = spec.get("person", [])
+    _persons(state, persons)
+    _marriages(state, persons)
+    _courts(state)
+    _units(state, spec.get("unit", []), rules.get("unit_types", {"army": {}}))
+    for house in state.houses.values():
+        heir = ruler_of(state, house.id)
+        if heir is None:
+            raise SetupError(f"house {house.id!r} has nobody holding a reference number: "
+                             "declare a founder (founder = true)")
+        crown(state, house, heir, start)
+    ctx = TurnContext(state=state, dice=dice, rules=rules, sheets={})
+    dice.set_phase("setup")
+    draw_threshold(ctx)
+    return state

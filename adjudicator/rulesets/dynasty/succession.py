@@ -1,0 +1,63 @@
+"""A6 succession and extinction."""
+
+from __future__ import annotations
+
+from adjudicator.events import Extinction, Succession, UnitsDisbanded
+from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.dynasty.refs import ruler_of
+from adjudicator.state import GameState, House, Person, Sex
+
+
+def crown(state: GameState, house: House, person: Person, year: int) -> None:
+    """Make ``person`` ruler; a queen regnant's husband becomes King Consort."""
+    if house.rulers and house.rulers[-1][2] is None:
+        house.rulers[-1][2] = year
+    house.ruler = person.id
+    house.rulers.append([person.id, year, None])
+    if person.sex == Sex.FEMALE and person.spouse:
+        consort = state.persons[person.spouse]
+        consort.king_consort = True
+        consort.court = house.id
+
+
+def settle_successions(ctx: TurnContext) -> None:
+    """Fill every throne whose ruler is dead or missing; end extinct dynasties."""
+    state = ctx.state
+    for house in sorted(state.houses.values(), key=lambda h: h.id):
+        if house.eliminated:
+            continue
+        current = state.persons.get(house.ruler) if house.ruler else None
+        if current is not None and current.died is None:
+            continue
+        heir = ruler_of(state, house.id)
+        if heir is None:
+            _extinguish(ctx, house)
+            continue
+        crown(state, house, heir, ctx.year)
+        ctx.emit(Succession(phase=ctx.dice.phase, house=house.id,
+                            previous=current.id if current else None,
+                            ruler=heir.id, ref=heir.refs[house.id]))
+
+
+def _extinguish(ctx: TurnContext, house: House) -> None:
+    """A6: units disbanded, provinces uncontrolled, treasury lost."""
+    state = ctx.state
+    if house.rulers and house.rulers[-1][2] is None:
+        house.rulers[-1][2] = ctx.year
+    house.eliminated = True
+    house.eliminated_turn = ctx.turn
+    house.ruler = None
+    house.treasury = 0
+    units = sorted(uid for uid, unit in state.units.items() if unit.house == house.id)
+    for uid in units:
+        for pid in state.units[uid].commanders:
+            state.persons[pid].unit = None
+        del state.units[uid]
+    for province in state.provinces.values():
+        if province.controller == house.id:
+            province.controller = None
+    state.counters = [c for c in state.counters if c.owner != house.id]
+    ctx.emit(Extinction(phase=ctx.dice.phase, house=house.id))
+    if units:
+        ctx.emit(UnitsDisbanded(phase=ctx.dice.phase, house=house.id, units=tuple(units),
+                                reason="extinction"))

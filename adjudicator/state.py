@@ -1,0 +1,263 @@
+"""The game state handed to and returned by the engine.
+
+The state is plain data: dataclasses of strings, numbers, lists and dicts, so
+that it round-trips through JSON unchanged (``to_dict`` / ``from_dict``). The
+engine works on a deep copy (``GameState.copy``) and never mutates its input.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
+from typing import Any, Self
+
+YEARS_PER_TURN = 5
+
+
+class Sex(StrEnum):
+    MALE = "M"
+    FEMALE = "F"
+
+
+class Law(StrEnum):
+    """Succession laws (RULES.md A3): how children are numbered."""
+
+    MALE_PREFERENCE = "male-preference"
+    ABSOLUTE = "absolute"
+
+
+class _Data:
+    """JSON round-trip for the flat dataclasses below."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)  # type: ignore[call-overload, no-any-return]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass
+class Person(_Data):
+    """A member of a dynasty, of the minor nobility, or a founder (A1)."""
+
+    id: str
+    name: str
+    sex: str
+    born: int
+    dynasty: str | None = None
+    father: str | None = None
+    mother: str | None = None
+    court: str | None = None
+    constitution: int = 0
+    command: int = 0
+    ruse: int = 0
+    founder: bool = False
+    seq: int = 0
+    died: int | None = None
+    death_cause: str | None = None
+    spouse: str | None = None
+    refs: dict[str, str] = field(default_factory=dict)
+    ref_from: dict[str, str] = field(default_factory=dict)
+    issued: dict[str, list[int]] = field(default_factory=dict)
+    renounced: dict[str, int] = field(default_factory=dict)
+    prisoner_of: str | None = None
+    captured_turn: int | None = None
+    unit: str | None = None
+    widowed_queen: bool = False
+    king_consort: bool = False
+    barred: list[str] = field(default_factory=list)
+
+    @property
+    def alive(self) -> bool:
+        return self.died is None
+
+    def age(self, year: int) -> int:
+        return year - self.born
+
+
+@dataclass
+class House(_Data):
+    """A playing house: a dynasty and the faction it controls."""
+
+    id: str
+    letter: str
+    name: str
+    law: str = Law.MALE_PREFERENCE.value
+    player: str = ""
+    color: str = "#555555"
+    capital: str | None = None
+    ruler: str | None = None
+    eliminated: bool = False
+    eliminated_turn: int | None = None
+    treasury: int = 0
+    armies_lost: list[list[int]] = field(default_factory=list)
+    rulers: list[list[Any]] = field(default_factory=list)
+
+
+@dataclass
+class Marriage(_Data):
+    id: str
+    husband: str
+    wife: str
+    turn: int
+    year: int
+    children_dynasty: str | None = None
+    ended: int | None = None
+    end_cause: str | None = None
+
+
+@dataclass
+class Unit(_Data):
+    id: str
+    house: str
+    type: str = "army"
+    armies: int = 1
+    province: str | None = None
+    commanders: list[str] = field(default_factory=list)
+    disbanded: int | None = None
+
+
+@dataclass
+class Province(_Data):
+    id: str
+    name: str
+    kind: str = "land"
+    kingdom: str | None = None
+    capital: bool = False
+    resource: str | None = None
+    neighbours: list[str] = field(default_factory=list)
+    x: float = 0.0
+    y: float = 0.0
+    controller: str | None = None
+    revolt: bool = False
+    famine: bool = False
+
+
+@dataclass
+class Counter(_Data):
+    """A resource counter on the map, owned by a house (B4, B7)."""
+
+    id: str
+    good: str
+    owner: str
+    province: str
+
+
+@dataclass
+class GameState:
+    """Everything the rules need, at the end of turn ``turn`` (0: the start)."""
+
+    ruleset: str
+    start_year: int
+    turn: int = 0
+    houses: dict[str, House] = field(default_factory=dict)
+    persons: dict[str, Person] = field(default_factory=dict)
+    marriages: list[Marriage] = field(default_factory=list)
+    units: dict[str, Unit] = field(default_factory=dict)
+    provinces: dict[str, Province] = field(default_factory=dict)
+    counters: list[Counter] = field(default_factory=list)
+    epidemic_threshold: int | None = None
+    end_year: int | None = None
+    target: int | None = None
+    winner: str | None = None
+    finished: bool = False
+    next_seq: int = 1
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    # -- calendar (A4) ---------------------------------------------------
+    def year_of(self, turn: int) -> int:
+        return self.start_year + YEARS_PER_TURN * (turn - 1)
+
+    @property
+    def year(self) -> int:
+        """The year of the last adjudicated turn (the start year before turn 1)."""
+        return self.year_of(max(self.turn, 1))
+
+    # -- lookups -----------------------------------------------------------
+    def living(self) -> list[Person]:
+        return [p for p in self.persons.values() if p.died is None]
+
+    def person(self, pid: str) -> Person:
+        return self.persons[pid]
+
+    def active_houses(self) -> list[House]:
+        return [h for h in self.houses.values() if not h.eliminated]
+
+    def house_by_letter(self, letter: str) -> House | None:
+        for house in self.houses.values():
+            if house.letter == letter:
+                return house
+        return None
+
+    def find_person(self, ref_or_name: str) -> Person | None:
+        """A person by reference number (any dynasty) or by exact unique name."""
+        for person in self.persons.values():
+            if ref_or_name in person.refs.values() or person.name == ref_or_name:
+                return person
+        lowered = ref_or_name.lower()
+        for person in self.persons.values():
+            if person.id == ref_or_name or person.name.lower() == lowered:
+                return person
+            if any(r.lower() == lowered for r in person.refs.values()):
+                return person
+        return None
+
+    def current_marriage(self, pid: str) -> Marriage | None:
+        for marriage in reversed(self.marriages):
+            if marriage.ended is None and pid in (marriage.husband, marriage.wife):
+                return marriage
+        return None
+
+    def allocate_seq(self) -> int:
+        seq = self.next_seq
+        self.next_seq += 1
+        return seq
+
+    # -- copying and serialising ------------------------------------------
+    def copy(self) -> GameState:
+        return copy.deepcopy(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "start_year": self.start_year,
+            "turn": self.turn,
+            "houses": [h.to_dict() for h in self.houses.values()],
+            "persons": [p.to_dict() for p in self.persons.values()],
+            "marriages": [m.to_dict() for m in self.marriages],
+            "units": [u.to_dict() for u in self.units.values()],
+            "provinces": [p.to_dict() for p in self.provinces.values()],
+            "counters": [c.to_dict() for c in self.counters],
+            "epidemic_threshold": self.epidemic_threshold,
+            "end_year": self.end_year,
+            "target": self.target,
+            "winner": self.winner,
+            "finished": self.finished,
+            "next_seq": self.next_seq,
+            "extra": {k: copy.deepcopy(v) for k, v in self.extra.items()
+                      if not k.startswith("_")},
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
+        return cls(
+            ruleset=data["ruleset"],
+            start_year=data["start_year"],
+            turn=data["turn"],
+            houses={h["id"]: House.from_dict(h) for h in data["houses"]},
+            persons={p["id"]: Person.from_dict(p) for p in data["persons"]},
+            marriages=[Marriage.from_dict(m) for m in data["marriages"]],
+            units={u["id"]: Unit.from_dict(u) for u in data["units"]},
+            provinces={p["id"]: Province.from_dict(p) for p in data["provinces"]},
+            counters=[Counter.from_dict(c) for c in data["counters"]],
+            epidemic_threshold=data.get("epidemic_threshold"),
+            end_year=data.get("end_year"),
+            target=data.get("target"),
+            winner=data.get("winner"),
+            finished=data.get("finished", False),
+            next_seq=data.get("next_seq", 1),
+            extra=copy.deepcopy(data.get("extra", {})),
+        )

@@ -1,0 +1,1 @@
+"""Chronicle: the store, the command line, order reading and the site generator."""
