@@ -92,6 +92,14 @@ class Ruleset(ABC):
         self.rules = rules
 
     @abstractmethod
+    def setup(self, spec: Mapping[str, Any], dice: Dice) -> GameState:
+        """The state before turn 1, from a campaign's declarations (campaign.toml)."""
+
+    def grammar_for(self, house: str) -> Grammar:
+        """The grammar of ``house``'s order file (the arbiter may have another)."""
+        return self.grammar
+
+    @abstractmethod
     def validate(self, state: GameState, sheets: dict[str, OrderSheet]) -> None:
         """Move every order the current state forbids into its sheet's rejections."""
 

@@ -1,0 +1,188 @@
+"""Reading a campaign folder (DESIGN.md "Campaign folder").
+
+Everything here turns files into values and refuses bad ones with a
+``CampaignError`` whose message names the file and, where TOML gives it, the
+line. No path outside the campaign folder is ever followed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from adjudicator.rulesets import RULESETS
+
+CONTENT = Path(__file__).resolve().parent.parent / "content"
+RULESET_DIR = CONTENT / "rulesets"
+CAMPAIGN_FILE = "campaign.toml"
+SECRETS_FILE = "secrets.toml"
+STORE_FILE = "chronicle.sqlite"
+TOP_KEYS = {"title", "ruleset", "start_year", "end_year", "target", "seed_commitment", "house",
+            "person", "unit", "language", "theme", "world", "rules", "options", "slug",
+            "player"}
+WORLDS = {"blood-royale": "blood-royale", "westeros": "westeros"}
+
+
+class CampaignError(Exception):
+    """A campaign file the arbiter wrote cannot be used; the message says why."""
+
+
+@dataclass
+class Campaign:
+    root: Path
+    spec: dict[str, Any]
+    seed: str
+    rules: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def slug(self) -> str:
+        slug = self.spec.get("slug") or self.root.name
+        return re.sub(r"[^a-z0-9-]+", "-", str(slug).lower()).strip("-") or "campaign"
+
+    @property
+    def ruleset(self) -> str:
+        return str(self.spec["ruleset"])
+
+    @property
+    def title(self) -> str:
+        return str(self.spec.get("title", self.slug))
+
+    @property
+    def store_path(self) -> Path:
+        return self.root / STORE_FILE
+
+    @property
+    def language(self) -> str:
+        return str(self.spec.get("language", "en"))
+
+    def orders_dir(self, turn: int) -> Path:
+        return self.root / "orders" / f"turn-{turn:03d}"
+
+    def reports_dir(self, turn: int) -> Path:
+        return self.root / "reports" / f"turn-{turn:03d}"
+
+    def commentary(self, turn: int) -> Path:
+        return self.root / "commentary" / f"turn-{turn:03d}.md"
+
+
+def read_toml(path: Path, shown: str) -> dict[str, Any]:
+    """Parse a TOML file; errors carry the file name and tomllib's line and column."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise CampaignError(f"{shown}: file not found") from None
+    except OSError as err:
+        raise CampaignError(f"{shown}: cannot be read ({err.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise CampaignError(f"{shown}: not valid UTF-8 (byte {err.start})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        message = str(err)
+        match = re.search(r"\(at line (\d+), column (\d+)\)", message)
+        if match:
+            message = message[: match.start()].strip()
+            raise CampaignError(f"{shown}:{match.group(1)}: {message} "
+                                f"(column {match.group(2)})") from None
+        raise CampaignError(f"{shown}: {message}") from None
+
+
+def seed_commitment(seed: str) -> str:
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _names(houses: list[dict[str, Any]]) -> dict[str, Any]:
+    minor = tomllib.loads((RULESET_DIR / "minor-nobility.toml").read_text("utf-8"))
+    names: dict[str, Any] = {
+        "minor-nobility": {"male": minor.get("minor_nobility_male_names", []),
+                           "female": minor.get("minor_nobility_female_names", [])}}
+    for house in houses:
+        if house.get("male_names") or house.get("female_names"):
+            names[house["id"]] = {"male": list(house.get("male_names", [])),
+                                  "female": list(house.get("female_names", []))}
+    return names
+
+
+def load_rules(ruleset: str, spec: dict[str, Any]) -> dict[str, Any]:
+    """The rules tables of a ruleset, with the campaign's ``[rules]`` overrides."""
+    overrides = spec.get("rules", {})
+    if not isinstance(overrides, dict):
+        raise CampaignError(f"{CAMPAIGN_FILE}: [rules] must be a table")
+    rules: dict[str, Any] = {}
+    if ruleset in ("dynasty", "blood-royale"):
+        rules["dynasty"] = tomllib.loads((RULESET_DIR / "dynasty.toml").read_text("utf-8"))
+        rules["unit_types"] = {"army": {"max_commanders": 0},
+                               "fleet": {"max_commanders": 0, "naval": True},
+                               "dragon": {"max_commanders": 1, "min_command_value": 0}}
+    if ruleset == "blood-royale":
+        world = str(spec.get("world", "blood-royale"))
+        if world not in WORLDS:
+            raise CampaignError(f"{CAMPAIGN_FILE}: world must be one of "
+                                f"{', '.join(sorted(WORLDS))}, not {world!r}")
+        pack = RULESET_DIR / WORLDS[world]
+        rules["world"] = tomllib.loads((pack / "world.toml").read_text("utf-8"))
+        rules["houses"] = tomllib.loads((pack / "houses.toml").read_text("utf-8"))
+        if "unit_types" in rules["world"]:
+            rules["unit_types"] = rules["world"]["unit_types"]
+        for part in sorted((RULESET_DIR / "blood-royale").glob("*.toml")):
+            if part.stem not in ("world", "houses"):
+                rules[part.stem] = tomllib.loads(part.read_text("utf-8"))
+    if ruleset == "familles":
+        rules["familles"] = tomllib.loads((RULESET_DIR / "familles.toml").read_text("utf-8"))
+    houses = list(spec.get("house", [])) or list(rules.get("houses", {}).get("house", []))
+    rules["names"] = _names([h for h in houses if isinstance(h, dict)])
+    return deep_merge(rules, overrides)
+
+
+def load_campaign(root: Path) -> Campaign:
+    """Read and check ``campaign.toml`` and ``secrets.toml``."""
+    root = root.resolve()
+    if not root.is_dir():
+        raise CampaignError(f"{root}: not a campaign folder")
+    spec = read_toml(root / CAMPAIGN_FILE, CAMPAIGN_FILE)
+    unknown = sorted(set(spec) - TOP_KEYS)
+    if unknown:
+        raise CampaignError(f"{CAMPAIGN_FILE}: unknown keys {', '.join(unknown)}")
+    ruleset = spec.get("ruleset")
+    if ruleset not in RULESETS:
+        raise CampaignError(f"{CAMPAIGN_FILE}: ruleset must be one of {', '.join(RULESETS)}, "
+                            f"not {ruleset!r}")
+    for key in ("start_year", "end_year", "target"):
+        value = spec.get(key)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise CampaignError(f"{CAMPAIGN_FILE}: {key} must be a whole number")
+    if spec.get("language", "en") not in ("en", "fr"):
+        raise CampaignError(f"{CAMPAIGN_FILE}: language must be 'en' or 'fr'")
+    secrets = read_toml(root / SECRETS_FILE, SECRETS_FILE)
+    seed = secrets.get("seed")
+    if not isinstance(seed, str) or not seed:
+        raise CampaignError(f"{SECRETS_FILE}: 'seed' must be a non-empty string")
+    commitment = spec.get("seed_commitment")
+    if not isinstance(commitment, str):
+        raise CampaignError(f"{CAMPAIGN_FILE}: 'seed_commitment' is missing")
+    if commitment.lower() != seed_commitment(seed):
+        raise CampaignError(f"{CAMPAIGN_FILE}: seed_commitment does not match the seed in "
+                            f"{SECRETS_FILE}: the seed was changed after the campaign began")
+    for kind in ("house", "person", "unit"):
+        value = spec.get(kind, [])
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise CampaignError(f"{CAMPAIGN_FILE}: {kind} entries must be [[{kind}]] tables")
+    campaign = Campaign(root=root, spec=spec, seed=seed)
+    campaign.rules = load_rules(str(ruleset), spec)
+    return campaign

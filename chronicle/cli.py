@@ -1,0 +1,310 @@
+"""The ``chronicle`` command line (DESIGN.md "Command line").
+
+Exit codes: 0 success; 1 the input was refused (a campaign file, or orders
+under ``check``); 2 a usage error. Anything a user can type or write gets a
+message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from chronicle.campaign import CampaignError, load_campaign
+from chronicle.store import StoreError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def refusals(fn: F) -> F:
+    """Turn refused input into a message and exit code 1."""
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (CampaignError, StoreError) as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+CAMPAIGN = click.argument("campaign", type=click.Path(file_okay=False, path_type=Path))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="chronicle")
+def cli() -> None:
+    """Adjudicate and publish play-by-email dynasty games."""
+
+
+@cli.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--ruleset", type=click.Choice(["dynasty", "blood-royale", "familles"]),
+              default="blood-royale", show_default=True)
+@click.option("--world", type=click.Choice(["blood-royale", "westeros"]), default=None,
+              help="The content pack of a blood-royale campaign.")
+@click.option("--title", default=None)
+@click.option("--seed", default=None, help="Use this seed instead of a random one.")
+@refusals
+def new(directory: Path, ruleset: str, world: str | None, title: str | None,
+        seed: str | None) -> None:
+    """Scaffold a campaign folder."""
+    from chronicle.scaffold import scaffold
+
+    scaffold(directory, ruleset, world=world, title=title, seed=seed)
+    click.echo(f"Created {directory}/ ({ruleset}). Keep secrets.toml to yourself.")
+    click.echo(f"Next: put order files in {directory}/orders/turn-001/, then "
+               f"'chronicle check {directory}' and 'chronicle adjudicate {directory}'.")
+
+
+@cli.command()
+@CAMPAIGN
+@refusals
+def check(campaign: Path) -> None:
+    """Parse and validate the next turn's orders; adjudicate nothing."""
+    from chronicle import runner
+
+    camp = load_campaign(campaign)
+    turn, orders = runner.check(camp)
+    problems = orders.problems + orders.refused()
+    rejections = [r for _, s in sorted(orders.sheets.items()) for r in s.rejections]
+    for line in problems:
+        click.echo(line)
+    for rejection in rejections:
+        click.echo(str(rejection))
+    accepted = sum(len(s.orders) for s in orders.sheets.values())
+    click.echo(f"turn {turn}: {len(orders.sheets)} order files, {accepted} lines accepted, "
+               f"{len(rejections)} rejected, {len(problems)} file problems")
+    if rejections or problems:
+        sys.exit(1)
+
+
+def _summary(outcome: Any) -> None:
+    from chronicle.text import describe_event
+
+    result = outcome.result
+    state = result.state
+    click.echo(f"Turn {outcome.turn} ({outcome.year}) adjudicated.")
+    for problem in outcome.orders.problems + outcome.orders.refused():
+        click.echo(f"  {problem}")
+    for rejection in result.rejections:
+        click.echo(f"  rejected: {rejection}")
+    if result.defaulted:
+        click.echo(f"  defaults applied for: {', '.join(result.defaulted)}")
+    for event in result.events:
+        if event.public:
+            text = describe_event(state, event.kind, event.payload())
+            if text:
+                click.echo(f"  {text}")
+
+
+@cli.command()
+@CAMPAIGN
+@refusals
+def adjudicate(campaign: Path) -> None:
+    """Adjudicate the next turn, write the store and the private reports."""
+    from chronicle import runner
+
+    camp = load_campaign(campaign)
+    outcome = runner.adjudicate(camp)
+    _summary(outcome)
+    click.echo(f"Reports: {camp.reports_dir(outcome.turn)}")
+
+
+@cli.command()
+@CAMPAIGN
+@refusals
+def preview(campaign: Path) -> None:
+    """Adjudicate into a throw-away copy and show what would happen."""
+    from chronicle import runner
+
+    outcome = runner.preview(load_campaign(campaign))
+    _summary(outcome)
+    click.echo("(preview only: nothing was stored)")
+
+
+@cli.command()
+@CAMPAIGN
+@click.option("--to", "to", type=click.IntRange(min=0), required=True,
+              help="The last turn to keep (0: back to the start).")
+@refusals
+def rollback(campaign: Path, to: int) -> None:
+    """Return the store to the end of turn N."""
+    from chronicle import runner
+
+    camp = load_campaign(campaign)
+    store = runner.open_store(camp, runner.ruleset_of(camp), create=False)
+    last = store.last_turn()
+    if to > last:
+        raise CampaignError(f"cannot roll back to turn {to}: the last turn is {last}")
+    store.rollback(to)
+    click.echo(f"The store is back at the end of turn {to} (turns {to + 1}-{last} removed).")
+
+
+@cli.command()
+@CAMPAIGN
+@click.option("--format", "fmt", type=click.Choice(["json", "gedcom"]), default="json",
+              show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@refusals
+def export(campaign: Path, fmt: str, output: Path | None) -> None:
+    """Machine-readable exports of the last adjudicated turn."""
+    from chronicle import runner
+    from chronicle.export import export_gedcom, export_json
+
+    camp = load_campaign(campaign)
+    ruleset = runner.ruleset_of(camp)
+    if camp.store_path.exists():
+        store = runner.open_store(camp, ruleset, create=False)
+        state, events = store.state(), store.events()
+        revealed = store.campaign().seed_revealed
+    else:
+        state, events, revealed = runner.initial_state(camp, ruleset), [], None
+    if fmt == "json":
+        text = json.dumps(export_json(camp, state, events, seed_revealed=revealed),
+                          indent=1, sort_keys=False, ensure_ascii=False) + "\n"
+    else:
+        text = export_gedcom(camp, state)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+@cli.command()
+@CAMPAIGN
+@click.option("--auto", "auto", multiple=True, metavar="HOUSE",
+              help="Let a built-in player write HOUSE's orders for the next turn.")
+@click.option("--personality", type=click.Choice(["cautious", "ambitious", "mercantile"]),
+              default="cautious", show_default=True)
+@click.option("--force", is_flag=True, help="Overwrite an existing order file with --auto.")
+@refusals
+def template(campaign: Path, auto: tuple[str, ...], personality: str, force: bool) -> None:
+    """Write next turn's order templates per house (templates/turn-NNN/)."""
+    from chronicle import runner
+    from chronicle.players import write_auto_orders
+
+    camp = load_campaign(campaign)
+    ruleset = runner.ruleset_of(camp)
+    state = runner.current_state(camp, ruleset)
+    turn = state.turn + 1
+    for house in auto:
+        if house not in state.houses:
+            raise CampaignError(f"--auto: there is no house {house!r}")
+        path = write_auto_orders(camp, state, house, personality, force=force)
+        click.echo(f"{house}: built-in orders written to {path}")
+    folder = camp.root / "templates" / f"turn-{turn:03d}"
+    folder.mkdir(parents=True, exist_ok=True)
+    for house in ruleset.ordering_houses(state):
+        (folder / f"{house}.orders").write_text(ruleset.template(state, house), encoding="utf-8")
+    click.echo(f"Templates for turn {turn} written to {folder}/")
+
+
+@cli.command()
+@click.argument("campaigns", nargs=-1, required=True,
+                type=click.Path(file_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("site"), show_default=True)
+@refusals
+def build(campaigns: tuple[Path, ...], output: Path) -> None:
+    """Publish the static site; several campaigns form one archive."""
+    from chronicle.publish import build_site
+
+    for folder in campaigns:
+        load_campaign(folder)
+    report = build_site(list(campaigns), output)
+    click.echo(f"Site written to {output}/ ({report})")
+
+
+@cli.command()
+@CAMPAIGN
+@refusals
+def end(campaign: Path) -> None:
+    """End a campaign: reveal the seed in the store, for the archive."""
+    from chronicle import runner
+
+    camp = load_campaign(campaign)
+    store = runner.open_store(camp, runner.ruleset_of(camp), create=False)
+    store.reveal_seed(camp.seed)
+    click.echo("The seed is revealed; the next build publishes it and the epidemic thresholds.")
+
+
+@cli.command()
+@click.option("--ruleset", type=click.Choice(["dynasty", "blood-royale", "familles"]),
+              default="blood-royale", show_default=True)
+@click.option("--turns", type=click.IntRange(min=1), default=None,
+              help="Turns to play (default: the whole campaign).")
+@click.option("--seed", default="chronicle-demo", show_default=True)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("demo"),
+              show_default=True, help="Where to keep the campaign folder.")
+@click.option("--site", "site", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("site"), show_default=True)
+@click.option("--no-site", is_flag=True, help="Play and store only; build no site.")
+@click.option("--world", type=click.Choice(["blood-royale", "westeros"]), default=None)
+@refusals
+def demo(ruleset: str, turns: int | None, seed: str, out: Path, site: Path, no_site: bool,
+         world: str | None) -> None:
+    """Play a sample campaign with built-in players, then build the site."""
+    from chronicle.demo import run_demo
+
+    run_demo(ruleset=ruleset, turns=turns, seed=seed, out=out,
+             site=None if no_site else site, world=world)
+
+
+@cli.command()
+@click.option("--ruleset", type=click.Choice(["dynasty", "blood-royale"]),
+              default="blood-royale", show_default=True)
+@click.option("--runs", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--turns", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--seed", default="simulate", show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: every core).")
+@click.option("--json", "as_json", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Also write the report as JSON to this file.")
+@refusals
+def simulate(ruleset: str, runs: int, turns: int, seed: str, jobs: int | None,
+             as_json: Path | None) -> None:
+    """Monte Carlo report for balancing a campaign before it starts."""
+    from chronicle.simulate import run_simulation
+
+    run_simulation(ruleset=ruleset, runs=runs, turns=turns, seed=seed, jobs=jobs,
+                   json_path=as_json)
+
+
+@cli.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path),
+                default=Path("site"))
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+def serve(directory: Path, port: int) -> None:
+    """Preview a built site on http://127.0.0.1:PORT/ (loopback only)."""
+    import functools
+    import http.server
+
+    if not (directory / "index.html").is_file():
+        click.echo(f"error: {directory}/index.html not found; run 'chronicle build' first",
+                   err=True)
+        sys.exit(1)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(directory))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+        click.echo(f"Serving {directory}/ on http://127.0.0.1:{server.server_port}/ "
+                   "(Ctrl-C to stop)")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            click.echo("stopped")
+
+
+def main() -> None:
+    cli()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""``chronicle demo``: a whole campaign played by built-in players."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from chronicle import runner
+from chronicle.campaign import CampaignError, load_campaign
+from chronicle.players import orders_for, personality_of
+from chronicle.scaffold import scaffold
+
+MARKER = ".chronicle-demo"
+DEFAULT_TURNS = {"dynasty": 20, "blood-royale": 21, "familles": 400}
+COMMENTARY = """\
+The chronicle opens in the year of grace {year}. The arbiter will add a word
+here each turn; this page shows how the *arbiter's commentary* appears.
+"""
+
+
+def _prepare(out: Path) -> None:
+    if out.exists():
+        if not (out / MARKER).exists():
+            raise CampaignError(f"{out}: exists and is not a demo folder; choose another --out")
+        shutil.rmtree(out)
+
+
+def run_demo(*, ruleset: str, turns: int | None, seed: str, out: Path, site: Path | None,
+             world: str | None = None, quiet: bool = False) -> Path:
+    started = time.perf_counter()
+    _prepare(out)
+    scaffold(out, ruleset, world=world, title=_title(ruleset, world), seed=seed)
+    (out / MARKER).write_text("made by chronicle demo; safe to delete\n", encoding="utf-8")
+    (out / "commentary" / "turn-001.md").write_text(COMMENTARY.format(year=1300),
+                                                    encoding="utf-8")
+    campaign = load_campaign(out)
+    ruleset_obj = runner.ruleset_of(campaign)
+    total = turns or DEFAULT_TURNS[ruleset]
+    played = 0
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), disable=quiet, transient=False) as progress:
+        task = progress.add_task("Playing turns", total=total)
+        for _ in range(total):
+            state = runner.current_state(campaign, ruleset_obj)
+            if state.finished:
+                break
+            folder = campaign.orders_dir(state.turn + 1)
+            folder.mkdir(parents=True, exist_ok=True)
+            for index, house in enumerate(sorted(state.houses)):
+                if house not in ruleset_obj.ordering_houses(state):
+                    continue
+                text = orders_for(ruleset, state, house, campaign.rules,
+                                  personality_of(house, index), f"{seed}:{state.turn}:{house}")
+                (folder / f"{house}.orders").write_text(text, encoding="utf-8")
+            runner.adjudicate(campaign)
+            played += 1
+            progress.advance(task)
+        progress.update(task, total=played, completed=played)
+    if site is not None:
+        from chronicle.publish import build_site
+
+        if not quiet:
+            click.echo("Building the site…")
+        build_site([out], site)
+    if not quiet:
+        elapsed = time.perf_counter() - started
+        click.echo(f"Played {played} turns of {ruleset} in {elapsed:.1f} s; "
+                   f"the campaign folder is {out}/")
+        if site is not None:
+            click.echo(f"The site is in {site}/: open {site}/index.html in a browser, "
+                       f"or run 'chronicle serve {site}' and visit http://127.0.0.1:8000/")
+    return out
+
+
+def _title(ruleset: str, world: str | None) -> str:
+    if ruleset == "familles":
+        return "Les familles nobles"
+    if world == "westeros":
+        return "A Song of Seven Houses"
+    if ruleset == "dynasty":
+        return "Three Crowns: a dynastic chronicle"
+    return "Blood Royale: Europe 1300–1400"

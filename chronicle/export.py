@@ -1,0 +1,127 @@
+"""Machine-readable exports: JSON (DESIGN.md contract) and GEDCOM 5.5.1."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from adjudicator.rulesets.dynasty.command import unit_command_value
+from adjudicator.state import GameState
+from chronicle.campaign import Campaign
+from chronicle.models import EventRow
+
+# Ruleset id → "module:function" adding its own sections to the export.
+_RULESET_EXPORTS = {
+    "blood-royale": "adjudicator.rulesets.blood_royale.export:export_blood_royale",
+    "familles": "adjudicator.rulesets.familles:export_familles",
+}
+
+
+def _ruleset_export(ruleset: str) -> Callable[..., dict[str, Any]] | None:
+    target = _RULESET_EXPORTS.get(ruleset)
+    if target is None:
+        return None
+    module, name = target.split(":")
+    try:
+        fn: Callable[..., dict[str, Any]] = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return None
+    return fn
+
+
+def export_json(campaign: Campaign, state: GameState, events: list[EventRow],
+                *, seed_revealed: str | None = None) -> dict[str, Any]:
+    """The whole public state, lists in a stable order."""
+    rules = campaign.rules
+    data: dict[str, Any] = {
+        "campaign": {
+            "slug": campaign.slug, "title": campaign.title, "ruleset": campaign.ruleset,
+            "start_year": state.start_year, "end_year": state.end_year,
+            "target": state.target, "seed_commitment": campaign.spec["seed_commitment"],
+            "finished": state.finished, "winner": state.winner,
+        },
+        "turn": state.turn,
+        "year": state.year,
+        "houses": [
+            {"id": h.id, "letter": h.letter, "name": h.name, "law": h.law, "player": h.player,
+             "ruler": h.ruler, "eliminated": h.eliminated, "treasury": h.treasury,
+             "capital": h.capital}
+            for h in sorted(state.houses.values(), key=lambda h: h.id)],
+        "persons": [
+            {"id": p.id, "name": p.name, "sex": p.sex, "born": p.born, "died": p.died,
+             "death_cause": p.death_cause, "dynasty": p.dynasty, "court": p.court,
+             "father": p.father, "mother": p.mother, "spouse": p.spouse,
+             "refs": dict(sorted(p.refs.items())), "renounced": dict(sorted(p.renounced.items())),
+             "constitution": p.constitution, "command": p.command, "ruse": p.ruse,
+             "prisoner_of": p.prisoner_of, "unit": p.unit,
+             "widowed_queen": p.widowed_queen, "king_consort": p.king_consort}
+            for p in sorted(state.persons.values(), key=lambda p: p.seq)],
+        "marriages": [
+            {"id": m.id, "husband": m.husband, "wife": m.wife, "turn": m.turn, "year": m.year,
+             "children_dynasty": m.children_dynasty, "ended": m.ended, "end_cause": m.end_cause}
+            for m in state.marriages],
+        "units": [
+            {"id": u.id, "house": u.house, "type": u.type, "armies": u.armies,
+             "province": u.province, "commanders": list(u.commanders),
+             "command_value": unit_command_value(state, u, rules) if "dynasty" in rules else 0}
+            for u in sorted(state.units.values(), key=lambda u: u.id)],
+        "provinces": [],
+        "events": [
+            {"turn": e.turn, "seq": e.seq, "phase": e.phase, "kind": e.kind,
+             **json.loads(e.payload)}
+            for e in events if e.public],
+        "battles": [],
+        "wealth": [],
+    }
+    if seed_revealed:
+        data["campaign"]["seed"] = seed_revealed
+    if state.finished and state.epidemic_threshold is not None:
+        data["campaign"]["epidemic_threshold"] = state.epidemic_threshold
+    extra = _ruleset_export(campaign.ruleset)
+    if extra is not None:
+        triples = [(e.turn, e.kind, json.loads(e.payload)) for e in events if e.public]
+        data.update(extra(state, triples) if campaign.ruleset != "familles" else extra(state))
+    return data
+
+
+def _gedcom_name(name: str) -> str:
+    return name.replace("@", "").replace("/", "").replace("\n", " ")
+
+
+def export_gedcom(campaign: Campaign, state: GameState) -> str:
+    """GEDCOM 5.5.1: individuals and families, reference numbers as REFN."""
+    persons = sorted(state.persons.values(), key=lambda p: p.seq)
+    index = {p.id: f"@I{i}@" for i, p in enumerate(persons, start=1)}
+    lines = ["0 HEAD", "1 SOUR CHRONICLE", "1 GEDC", "2 VERS 5.5.1", "2 FORM LINEAGE-LINKED",
+             "1 CHAR UTF-8", f"1 NOTE {_gedcom_name(campaign.title)}"]
+    families: dict[tuple[str | None, str | None], str] = {}
+    for m in state.marriages:
+        families.setdefault((m.husband, m.wife), f"@F{len(families) + 1}@")
+    for p in persons:
+        if p.father or p.mother:
+            families.setdefault((p.father, p.mother), f"@F{len(families) + 1}@")
+    for p in persons:
+        lines += [f"0 {index[p.id]} INDI", f"1 NAME {_gedcom_name(p.name)}",
+                  f"1 SEX {p.sex}", "1 BIRT", f"2 DATE {p.born}"]
+        if p.died is not None:
+            lines += ["1 DEAT", f"2 DATE {p.died}", f"2 CAUS {_gedcom_name(p.death_cause or '')}"]
+        for dynasty, ref in sorted(p.refs.items()):
+            lines += [f"1 REFN {ref}", f"2 TYPE {dynasty}"]
+        for (husband, wife), fid in families.items():
+            if p.id in (husband, wife):
+                lines.append(f"1 FAMS {fid}")
+            if (p.father, p.mother) == (husband, wife):
+                lines.append(f"1 FAMC {fid}")
+    for (husband, wife), fid in families.items():
+        lines.append(f"0 {fid} FAM")
+        if husband:
+            lines.append(f"1 HUSB {index[husband]}")
+        if wife:
+            lines.append(f"1 WIFE {index[wife]}")
+        for p in persons:
+            if (p.father, p.mother) == (husband, wife):
+                lines.append(f"1 CHIL {index[p.id]}")
+    lines.append("0 TRLR")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,84 @@
+"""Reading a turn's order folder: one ``<house-id>.orders`` file per house.
+
+Files are untrusted: each is read as UTF-8 text within a size limit, never
+followed outside the campaign folder, and parsed into an ``OrderSheet``. A file
+that cannot be read at all refuses that house's orders, with the reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from adjudicator.orders import OrderSheet, parse_orders
+from adjudicator.rulesets.base import Ruleset
+from adjudicator.state import GameState
+
+MAX_BYTES = 256 * 1024
+ARBITER = "arbiter"
+
+
+@dataclass
+class TurnOrders:
+    sheets: dict[str, OrderSheet] = field(default_factory=dict)
+    texts: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    digest: str = ""
+
+    def refused(self) -> list[str]:
+        return [s.refused for _, s in sorted(self.sheets.items()) if s.refused]
+
+
+def _read(path: Path, root: Path, shown: str) -> tuple[str | None, str | None]:
+    """The file's text, or the reason it cannot be used."""
+    try:
+        resolved = path.resolve()
+        if not resolved.is_relative_to(root):
+            return None, f"{shown}: points outside the campaign folder; ignored"
+        if not resolved.is_file():
+            return None, f"{shown}: not a regular file"
+        if resolved.stat().st_size > MAX_BYTES:
+            return None, f"{shown}: larger than {MAX_BYTES // 1024} KiB"
+        raw = resolved.read_bytes()
+    except OSError as err:
+        return None, f"{shown}: cannot be read ({err.strerror})"
+    if b"\x00" in raw:
+        return None, f"{shown}: a binary file, not an order file"
+    try:
+        return raw.decode("utf-8-sig"), None
+    except UnicodeDecodeError as err:
+        return None, f"{shown}: not UTF-8 text (bad byte at offset {err.start})"
+
+
+def read_turn(folder: Path, root: Path, ruleset: Ruleset, state: GameState) -> TurnOrders:
+    """Parse every order file of a turn folder."""
+    found = TurnOrders()
+    root = root.resolve()
+    houses = set(state.houses)
+    hasher = hashlib.sha256()
+    entries = sorted(folder.iterdir(), key=lambda p: p.name) if folder.is_dir() else []
+    for path in entries:
+        shown = f"{folder.name}/{path.name}"
+        if path.suffix != ".orders":
+            if not path.name.startswith("."):
+                found.problems.append(f"{shown}: not an .orders file; ignored")
+            continue
+        house = path.stem.lower()
+        if house not in houses and house != ARBITER:
+            found.problems.append(f"{shown}: there is no house {path.stem!r} in this campaign; "
+                                  f"ignored (houses: {', '.join(sorted(houses))})")
+            continue
+        text, problem = _read(path, root, shown)
+        if text is None:
+            sheet = OrderSheet(house=house, file=path.name, refused=problem)
+            found.sheets[house] = sheet
+            found.texts[house] = ("", problem)
+            continue
+        hasher.update(path.name.encode() + b"\0" + text.encode() + b"\0")
+        sheet = parse_orders(text, ruleset.grammar_for(house), filename=path.name,
+                             expected_house=house)
+        found.sheets[house] = sheet
+        found.texts[house] = (text, sheet.refused)
+    found.digest = hasher.hexdigest()
+    return found

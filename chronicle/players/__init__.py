@@ -1,0 +1,53 @@
+"""Built-in players: they write order files for the demo campaigns.
+
+A built-in player reads only the public state and writes an order file in the
+same language as a human; the arbiter can hand any house to one for a turn
+with ``chronicle template --auto HOUSE``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from adjudicator.state import GameState
+
+PERSONALITIES = ("cautious", "ambitious", "mercantile")
+
+
+def orders_for(ruleset: str, state: GameState, house: str, rules: Mapping[str, Any],
+               personality: str, rng_seed: str) -> str:
+    """The text of ``house``'s order file for the next turn."""
+    if ruleset == "familles":
+        from chronicle.players.familles import familles_orders
+
+        return familles_orders(state, house)
+    if ruleset == "blood-royale":
+        module = importlib.import_module("chronicle.players.blood_royale")
+        text: str = module.blood_royale_orders(state, house, rules, personality, rng_seed)
+        return text
+    from chronicle.players.dynasty import dynasty_order_file
+
+    return dynasty_order_file(state, house, rules, personality, rng_seed)
+
+
+def personality_of(house: str, index: int) -> str:
+    return PERSONALITIES[index % len(PERSONALITIES)]
+
+
+def write_auto_orders(campaign: Any, state: GameState, house: str, personality: str,
+                      *, force: bool = False) -> Path:
+    from chronicle.campaign import CampaignError
+
+    folder: Path = campaign.orders_dir(state.turn + 1)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{house}.orders"
+    if path.exists() and not force:
+        raise CampaignError(f"{path.relative_to(campaign.root)}: already exists "
+                            "(use --force to overwrite it)")
+    text = orders_for(campaign.ruleset, state, house, campaign.rules, personality,
+                      f"{state.turn}:{house}")
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -1,0 +1,116 @@
+"""Private per-house reports, in Markdown, under ``reports/turn-NNN/``.
+
+Each house learns what the whole table learns, plus what only it may know:
+its rejected lines, the defaults applied for it, and its private notices.
+The arbiter's report (``arbiter.md``) holds everything.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adjudicator.events import Event, Notice
+from adjudicator.state import GameState
+from chronicle.campaign import Campaign
+from chronicle.runner import TurnOutcome
+from chronicle.text import describe_event, person_label
+
+
+def _md(text: str) -> str:
+    """Neutralise Markdown in untrusted text: reports may be rendered by mail clients."""
+    return "".join("\\" + ch if ch in "\\`*_[]<>|" else ch for ch in text)
+
+
+def house_report(state: GameState, outcome: TurnOutcome, house: str) -> str:
+    result = outcome.result
+    name = state.houses[house].name if house in state.houses else house
+    lines = [f"# {_md(name)}: turn {outcome.turn} ({outcome.year})", ""]
+    sheet = outcome.orders.sheets.get(house)
+    lines.append("## Your orders")
+    if sheet is None:
+        lines.append("You sent no orders: the rules' defaults were applied (one birth attempt "
+                     "per couple, automatic assignment, prisoners kept, units hold).")
+    elif sheet.refused:
+        lines.append(f"Your order file was refused: {_md(sheet.refused)}")
+        lines.append("The rules' defaults were applied instead.")
+    rejected = [r for r in result.rejections if r.house == house]
+    if rejected:
+        lines.append("")
+        lines.append("Rejected lines:")
+        lines += [f"- `{r.file}:{r.line}`: {_md(r.text)}: {_md(r.reason)}" for r in rejected]
+    elif sheet is not None and not sheet.refused:
+        lines.append("Every line of your orders was accepted.")
+    notices = [e for e in result.events if isinstance(e, Notice) and e.house == house]
+    if notices:
+        lines += ["", "## For your eyes only"]
+        lines += [f"- {_md(n.text)}" for n in notices]
+    lines += ["", "## The chronicle of the turn"]
+    lines += _event_lines(state, result.events)
+    lines += ["", "## Your family"]
+    lines += _family(state, house)
+    return "\n".join(lines) + "\n"
+
+
+def _event_lines(state: GameState, events: list[Event]) -> list[str]:
+    out = []
+    for event in events:
+        if not event.public:
+            continue
+        text = describe_event(state, event.kind, event.payload())
+        if text:
+            out.append(f"- {_md(text)}")
+    return out or ["- A quiet turn."]
+
+
+def _family(state: GameState, house: str) -> list[str]:
+    year = state.year_of(state.turn) + 5
+    members = sorted((p for p in state.living() if p.dynasty == house or p.court == house),
+                     key=lambda p: min(p.refs.values(), default="~" + p.name))
+    out = []
+    for p in members:
+        notes = []
+        if state.houses.get(house) and state.houses[house].ruler == p.id:
+            notes.append("ruler")
+        if p.spouse:
+            notes.append(f"married to {person_label(state, p.spouse)}")
+        if p.unit:
+            notes.append(f"commands {p.unit}")
+        if p.prisoner_of:
+            notes.append(f"prisoner of {p.prisoner_of}")
+        char = f"Con {p.constitution:+d}, " + (f"Command {p.command:+d}" if p.sex == "M"
+                                                 else f"Ruse {p.ruse:+d}")
+        extra = f"; {', '.join(notes)}" if notes else ""
+        out.append(f"- {_md(person_label(state, p.id))}, {p.sex}, age {year - p.born} "
+                   f"({char}){_md(extra)}")
+    return out or ["- Nobody is left."]
+
+
+def arbiter_report(state: GameState, outcome: TurnOutcome) -> str:
+    result = outcome.result
+    lines = [f"# Arbiter's report: turn {outcome.turn} ({outcome.year})", ""]
+    lines.append(f"Houses with defaults: {', '.join(result.defaulted) or 'none'}")
+    for problem in outcome.orders.problems + outcome.orders.refused():
+        lines.append(f"- {_md(problem)}")
+    lines += ["", "## Rejected lines"]
+    lines += [f"- `{r}`" for r in result.rejections] or ["- none"]
+    lines += ["", "## Events"]
+    lines += _event_lines(state, result.events)
+    lines += ["", "## Private notices"]
+    lines += [f"- {e.house}: {_md(e.text)}" for e in result.events if isinstance(e, Notice)]
+    return "\n".join(lines) + "\n"
+
+
+def write_reports(campaign: Campaign, outcome: TurnOutcome) -> list[Path]:
+    folder = campaign.reports_dir(outcome.turn)
+    folder.mkdir(parents=True, exist_ok=True)
+    state = outcome.result.state
+    written = []
+    houses = sorted(set(outcome.previous.houses))
+    for house in houses:
+        path = folder / f"{house}.md"
+        path.write_text(house_report(state, outcome, house), encoding="utf-8")
+        written.append(path)
+    path = folder / "arbiter.md"
+    path.write_text(arbiter_report(state, outcome), encoding="utf-8")
+    written.append(path)
+    return written

@@ -1,0 +1,130 @@
+"""The arbiter's batch loop: orders in, one adjudicated turn out.
+
+``adjudicate`` reads the next turn's order folder, resolves it in memory with
+dice derived from the seed, then hands the finished result to the store in one
+transaction, and only then writes the private reports.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from adjudicator.dice import SeededDice
+from adjudicator.errors import ChronicleRulesError
+from adjudicator.rulesets import get_ruleset
+from adjudicator.rulesets.base import Ruleset, TurnResult
+from adjudicator.state import GameState
+from chronicle.campaign import Campaign, CampaignError, seed_commitment
+from chronicle.models import CampaignRow
+from chronicle.orders_io import TurnOrders, read_turn
+from chronicle.store import Store, StoreError
+
+
+@dataclass
+class TurnOutcome:
+    turn: int
+    year: int
+    previous: GameState
+    result: TurnResult
+    orders: TurnOrders
+
+
+def ruleset_of(campaign: Campaign) -> Ruleset:
+    return get_ruleset(campaign.ruleset, campaign.rules)
+
+
+def initial_state(campaign: Campaign, ruleset: Ruleset) -> GameState:
+    """The turn-0 state; setup dice are drawn from the seed like every other roll."""
+    try:
+        return ruleset.setup(campaign.spec, SeededDice(campaign.seed, 0, "setup"))
+    except ChronicleRulesError as err:
+        raise CampaignError(f"campaign.toml: {err}") from None
+
+
+def open_store(campaign: Campaign, ruleset: Ruleset, *, create: bool = True) -> Store:
+    """The campaign's store, created from campaign.toml on first use."""
+    path = campaign.store_path
+    if path.exists():
+        try:
+            store = Store.open(path, campaign.rules)
+        except StoreError as err:
+            raise CampaignError(str(err)) from None
+        row = store.campaign()
+        if row.seed_commitment != seed_commitment(campaign.seed):
+            raise CampaignError(f"{path.name}: this store belongs to another seed")
+        return store
+    if not create:
+        raise CampaignError(f"{path.name}: no store yet; adjudicate a turn first")
+    state = initial_state(campaign, ruleset)
+    row = CampaignRow(slug=campaign.slug, title=campaign.title, ruleset=campaign.ruleset,
+                      start_year=state.start_year, end_year=state.end_year,
+                      target=state.target, seed_commitment=seed_commitment(campaign.seed),
+                      language=campaign.language, world=campaign.spec.get("world"))
+    return Store.create(path, row, state, campaign.rules)
+
+
+def current_state(campaign: Campaign, ruleset: Ruleset) -> GameState:
+    if campaign.store_path.exists():
+        return open_store(campaign, ruleset).state()
+    return initial_state(campaign, ruleset)
+
+
+def next_turn(state: GameState) -> int:
+    return state.turn + 1
+
+
+def resolve_next(campaign: Campaign, ruleset: Ruleset, state: GameState) -> TurnOutcome:
+    turn = next_turn(state)
+    if state.finished:
+        raise CampaignError("the campaign has ended; nothing more to adjudicate")
+    folder = campaign.orders_dir(turn)
+    if not folder.is_dir():
+        raise CampaignError(f"orders/turn-{turn:03d}/: the folder for turn {turn} does not "
+                            "exist; create it and put the houses' order files in it")
+    orders = read_turn(folder, campaign.root, ruleset, state)
+    dice = SeededDice(campaign.seed, turn)
+    result = ruleset.resolve(state, orders.sheets, dice)
+    return TurnOutcome(turn=turn, year=state.year_of(turn), previous=state, result=result,
+                       orders=orders)
+
+
+def adjudicate(campaign: Campaign) -> TurnOutcome:
+    """Adjudicate and store the next turn; write its private reports."""
+    from chronicle.reports import write_reports
+
+    ruleset = ruleset_of(campaign)
+    store = open_store(campaign, ruleset)
+    state = store.state()
+    outcome = resolve_next(campaign, ruleset, state)
+    store.commit_turn(state, outcome.result, outcome.orders.texts, outcome.orders.digest)
+    write_reports(campaign, outcome)
+    return outcome
+
+
+def preview(campaign: Campaign) -> TurnOutcome:
+    """Adjudicate into a throw-away copy of the store; the real one is untouched."""
+    ruleset = ruleset_of(campaign)
+    with tempfile.TemporaryDirectory(prefix="chronicle-preview-") as tmp:
+        if campaign.store_path.exists():
+            shutil.copyfile(campaign.store_path, Path(tmp) / "preview.sqlite")
+            store = Store.open(Path(tmp) / "preview.sqlite", campaign.rules)
+            state = store.state()
+        else:
+            state = initial_state(campaign, ruleset)
+        return resolve_next(campaign, ruleset, state)
+
+
+def check(campaign: Campaign) -> tuple[int, TurnOrders]:
+    """Parse and validate the next turn's orders; adjudicate nothing."""
+    ruleset = ruleset_of(campaign)
+    state = current_state(campaign, ruleset)
+    turn = next_turn(state)
+    folder = campaign.orders_dir(turn)
+    if not folder.is_dir():
+        raise CampaignError(f"orders/turn-{turn:03d}/: the folder for turn {turn} does not exist")
+    orders = read_turn(folder, campaign.root, ruleset, state)
+    ruleset.validate(state, orders.sheets)
+    return turn, orders

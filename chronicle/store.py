@@ -1,0 +1,271 @@
+"""Writing turns into the chronicle store, one transaction per turn.
+
+Adjudication happens entirely in memory; only its finished result is written,
+inside a single SQLite transaction. A failure or a kill before the commit
+leaves the file exactly as it was at the end of the previous turn.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import delete, event, insert
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, SQLModel, create_engine, select
+
+from adjudicator.dice import Roll
+from adjudicator.events import Event
+from adjudicator.orders import Rejection
+from adjudicator.rulesets.base import TurnResult
+from adjudicator.rulesets.dynasty.command import unit_command_value
+from adjudicator.state import GameState
+from chronicle.models import (
+    CampaignRow,
+    ClaimRow,
+    EventRow,
+    HouseRow,
+    MarriageRow,
+    OrderFileRow,
+    PersonRow,
+    ProvinceRow,
+    RejectionRow,
+    RollRow,
+    TurnRow,
+    UnitRow,
+)
+
+SNAPSHOT_LEVEL = 6
+
+
+class StoreError(Exception):
+    """The store file is missing, foreign, or damaged."""
+
+
+def dump_snapshot(state: GameState) -> bytes:
+    text = json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"))
+    return zlib.compress(text.encode("utf-8"), SNAPSHOT_LEVEL)
+
+
+def load_snapshot(blob: bytes) -> GameState:
+    return GameState.from_dict(json.loads(zlib.decompress(blob)))
+
+
+def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.close()
+
+
+def open_engine(path: Path | str) -> Engine:
+    url = "sqlite://" if str(path) == ":memory:" else f"sqlite:///{path}"
+    engine = create_engine(url)
+    event.listen(engine, "connect", _pragmas)
+    return engine
+
+
+class Store:
+    """A campaign's chronicle store."""
+
+    def __init__(self, engine: Engine, rules: Mapping[str, Any] | None = None) -> None:
+        self.engine = engine
+        self.rules: Mapping[str, Any] = rules or {}
+
+    @classmethod
+    def open(cls, path: Path, rules: Mapping[str, Any] | None = None) -> Store:
+        if not path.exists():
+            raise StoreError(f"{path.name}: no store yet; adjudicate a turn first")
+        store = cls(open_engine(path), rules)
+        try:
+            with Session(store.engine) as session:
+                session.exec(select(CampaignRow)).first()
+        except Exception as err:  # a foreign or damaged file
+            raise StoreError(f"{path.name}: not a chronicle store ({type(err).__name__})") from None
+        return store
+
+    @classmethod
+    def create(cls, path: Path | str, campaign: CampaignRow, initial: GameState,
+               rules: Mapping[str, Any] | None = None) -> Store:
+        store = cls(open_engine(path), rules)
+        SQLModel.metadata.create_all(store.engine)
+        campaign.initial = dump_snapshot(initial)
+        with Session(store.engine) as session, session.begin():
+            session.add(campaign)
+            _write_tables(session, initial, None, store.rules)
+        return store
+
+    # -- reading ---------------------------------------------------------------
+    def campaign(self) -> CampaignRow:
+        with Session(self.engine) as session:
+            row = session.exec(select(CampaignRow)).one()
+            session.expunge(row)
+            return row
+
+    def last_turn(self) -> int:
+        with Session(self.engine) as session:
+            numbers = session.exec(select(TurnRow.number)).all()
+            return max(numbers, default=0)
+
+    def state(self, turn: int | None = None) -> GameState:
+        """The state at the end of ``turn`` (default: the last), turn 0 = the start."""
+        with Session(self.engine) as session:
+            if turn is None:
+                turn = max(session.exec(select(TurnRow.number)).all(), default=0)
+            if turn == 0:
+                return load_snapshot(session.exec(select(CampaignRow)).one().initial)
+            row = session.get(TurnRow, turn)
+            if row is None:
+                raise StoreError(f"turn {turn} was never adjudicated")
+            return load_snapshot(row.snapshot)
+
+    def events(self, *, public_only: bool = True) -> list[EventRow]:
+        with Session(self.engine) as session:
+            query = select(EventRow).order_by(EventRow.turn, EventRow.seq)  # type: ignore[arg-type]
+            if public_only:
+                query = query.where(EventRow.public == True)  # noqa: E712
+            rows = list(session.exec(query).all())
+            for row in rows:
+                session.expunge(row)
+            return rows
+
+    # -- writing ---------------------------------------------------------------
+    def commit_turn(self, previous: GameState, result: TurnResult,
+                    order_files: dict[str, tuple[str, str | None]], digest: str) -> None:
+        """Write one adjudicated turn atomically: all of it or none of it."""
+        state = result.state
+        with Session(self.engine) as session, session.begin():
+            if session.get(TurnRow, state.turn) is not None:
+                raise StoreError(f"turn {state.turn} is already in the store")
+            session.add(TurnRow(number=state.turn, year=state.year_of(state.turn),
+                                snapshot=dump_snapshot(state), orders_digest=digest,
+                                defaulted=json.dumps(result.defaulted)))
+            _write_tables(session, state, previous, self.rules)
+            _insert_events(session, state.turn, result.events)
+            _insert_rolls(session, result.rolls)
+            _insert_rejections(session, state.turn, result.rejections)
+            for house, (text, refused) in sorted(order_files.items()):
+                session.add(OrderFileRow(turn=state.turn, house=house, text=text,
+                                         refused=refused))
+
+    def rollback(self, to: int) -> None:
+        """Return the store to the end of turn ``to``, in one transaction."""
+        target = self.state(to)
+        with Session(self.engine) as session, session.begin():
+            for table in (TurnRow, EventRow, RollRow, RejectionRow, OrderFileRow):
+                column = table.number if table is TurnRow else table.turn  # type: ignore[attr-defined]
+                session.execute(delete(table).where(column > to))
+            _write_tables(session, target, None, self.rules)
+
+    def reveal_seed(self, seed: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            row = session.exec(select(CampaignRow)).one()
+            row.seed_revealed = seed
+            session.add(row)
+
+
+_TABLES = (HouseRow, PersonRow, MarriageRow, ClaimRow, UnitRow, ProvinceRow)
+
+
+def _rows(state: GameState) -> dict[type, list[dict[str, Any]]]:
+    """The normalised rows of a state, table by table."""
+    rows: dict[type, list[dict[str, Any]]] = {t: [] for t in _TABLES}
+    for h in state.houses.values():
+        rows[HouseRow].append(dict(id=h.id, letter=h.letter, name=h.name, law=h.law,
+                                   player=h.player, color=h.color, capital=h.capital,
+                                   ruler=h.ruler, eliminated=h.eliminated,
+                                   eliminated_turn=h.eliminated_turn, treasury=h.treasury,
+                                   rulers=json.dumps(h.rulers)))
+    for p in state.persons.values():
+        rows[PersonRow].append(dict(
+            id=p.id, seq=p.seq, name=p.name, sex=p.sex, born=p.born, died=p.died,
+            death_cause=p.death_cause, dynasty=p.dynasty, court=p.court, father=p.father,
+            mother=p.mother, spouse=p.spouse, constitution=p.constitution, command=p.command,
+            ruse=p.ruse, founder=p.founder, prisoner_of=p.prisoner_of, unit=p.unit,
+            widowed_queen=p.widowed_queen, king_consort=p.king_consort))
+        for dynasty, ref in p.refs.items():
+            rows[ClaimRow].append(dict(person=p.id, dynasty=dynasty, ref=ref,
+                                       renounced_turn=None))
+    for m in state.marriages:
+        rows[MarriageRow].append(dict(id=m.id, husband=m.husband, wife=m.wife, turn=m.turn,
+                                      year=m.year, children_dynasty=m.children_dynasty,
+                                      ended=m.ended, end_cause=m.end_cause))
+    return rows
+
+
+def _renounced_claims(state: GameState) -> list[dict[str, Any]]:
+    return [dict(person=p.id, dynasty=d, ref=f"-{p.id}-{d}", renounced_turn=t)
+            for p in state.persons.values() for d, t in p.renounced.items()
+            if d not in p.refs]
+
+
+def _write_tables(session: Session, state: GameState, previous: GameState | None,
+                  rules: Mapping[str, Any]) -> None:
+    """Replace the normalised tables with ``state``.
+
+    ``previous`` lets a turn write only what changed: rows that are equal in
+    both states are left alone, which keeps a long campaign's turns cheap.
+    """
+    rows = _rows(state)
+    rows[ClaimRow].extend(_renounced_claims(state))
+    rows[UnitRow] = [dict(id=u.id, house=u.house, type=u.type, armies=u.armies,
+                          province=u.province, commanders=json.dumps(u.commanders),
+                          command_value=unit_command_value(state, u, rules) if rules else 0)
+                     for u in state.units.values()]
+    rows[ProvinceRow] = [dict(id=p.id, name=p.name, kind=p.kind, kingdom=p.kingdom,
+                              capital=p.capital, resource=p.resource, controller=p.controller,
+                              revolt=p.revolt, famine=p.famine, x=p.x, y=p.y,
+                              neighbours=json.dumps(p.neighbours))
+                         for p in state.provinces.values()]
+    old = _rows(previous) if previous is not None else None
+    if old is not None:
+        old[ClaimRow].extend(_renounced_claims(previous))  # type: ignore[arg-type]
+    for table in _TABLES:
+        new_rows = rows[table]
+        if old is None or table in (UnitRow, ProvinceRow, HouseRow):
+            session.execute(delete(table))
+            _bulk(session, table, new_rows)
+            continue
+        keys = _key_fields(table)
+        before = {tuple(r[k] for k in keys): r for r in old[table]}
+        after = {tuple(r[k] for k in keys): r for r in new_rows}
+        gone = [k for k in before if k not in after]
+        changed = [r for k, r in after.items() if before.get(k) != r]
+        for key in gone + [tuple(r[k] for k in keys) for r in changed if
+                           tuple(r[k] for k in keys) in before]:
+            clause = [getattr(table, k) == v for k, v in zip(keys, key, strict=True)]
+            session.execute(delete(table).where(*clause))
+        _bulk(session, table, changed)
+
+
+def _key_fields(table: type) -> tuple[str, ...]:
+    return ("person", "dynasty") if table is ClaimRow else ("id",)
+
+
+def _bulk(session: Session, table: type, rows: Sequence[dict[str, Any]]) -> None:
+    if rows:
+        session.execute(insert(table), list(rows))
+
+
+def _insert_events(session: Session, turn: int, events: Iterable[Event]) -> None:
+    rows = [dict(turn=turn, seq=i, phase=e.phase, kind=e.kind, public=e.public,
+                 payload=json.dumps(e.payload(), sort_keys=True, ensure_ascii=False),
+                 subjects=json.dumps(e.subjects()), houses=json.dumps(e.houses()))
+            for i, e in enumerate(events, start=1)]
+    _bulk(session, EventRow, rows)
+
+
+def _insert_rolls(session: Session, rolls: Iterable[Roll]) -> None:
+    rows = [dict(turn=r.turn, seq=r.seq, phase=r.phase, purpose=r.purpose, subject=r.subject,
+                 dice=r.dice, faces=json.dumps(list(r.faces)), total=r.total, secret=r.secret)
+            for r in rolls]
+    _bulk(session, RollRow, rows)
+
+
+def _insert_rejections(session: Session, turn: int, rejections: Iterable[Rejection]) -> None:
+    rows = [dict(turn=turn, house=r.house or "", file=r.file, line=r.line, text=r.text,
+                 reason=r.reason) for r in rejections]
+    _bulk(session, RejectionRow, rows)
