@@ -1,0 +1,139 @@
+"""``chronicle simulate``: Monte Carlo runs for balancing a campaign.
+
+Runs are independent, so they are spread over worker processes. Each run
+plays the ruleset's default campaign in memory with built-in players (no
+store, no files) from its own seed, ``<seed>:<run>``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from adjudicator.dice import SeededDice
+from adjudicator.orders import parse_orders
+from adjudicator.rulesets import get_ruleset
+from chronicle.campaign import load_rules
+from chronicle.players import orders_for, personality_of
+from chronicle.scaffold import campaign_spec
+
+
+def play_run(ruleset_id: str, turns: int, seed: str) -> dict[str, Any]:
+    """One campaign in memory; returns its statistics."""
+    spec = campaign_spec(ruleset_id, world=None, title=None, seed=seed)
+    rules = load_rules(ruleset_id, spec)
+    ruleset = get_ruleset(ruleset_id, rules)
+    state = ruleset.setup(spec, SeededDice(seed, 0, "setup"))
+    houses = sorted(state.houses)
+    living: list[dict[str, int]] = []
+    causes: Counter[str] = Counter()
+    epidemics = battles = 0
+    for _ in range(turns):
+        if state.finished:
+            break
+        sheets = {}
+        for index, house in enumerate(houses):
+            if house in ruleset.ordering_houses(state):
+                text = orders_for(ruleset_id, state, house, rules,
+                                  personality_of(house, index), f"{seed}:{state.turn}")
+                sheets[house] = parse_orders(text, ruleset.grammar_for(house),
+                                             filename=f"{house}.orders", expected_house=house)
+        result = ruleset.resolve(state, sheets, SeededDice(seed, state.turn + 1))
+        state = result.state
+        for event in result.events:
+            if event.kind == "death":
+                causes[event.payload()["cause"]] += 1
+            elif event.kind == "epidemic":
+                epidemics += 1
+            elif event.kind == "battle":
+                battles += 1
+        living.append({h: sum(1 for p in state.living() if p.dynasty == h) for h in houses})
+    return {
+        "extinct": [h.id for h in state.houses.values() if h.eliminated],
+        "living": living,
+        "causes": dict(causes),
+        "epidemics": epidemics,
+        "battles": battles,
+        "treasury": {h.id: h.treasury for h in state.houses.values()},
+        "turns": state.turn,
+    }
+
+
+def _play(args: tuple[str, int, str]) -> dict[str, Any]:
+    return play_run(*args)
+
+
+def summarise(ruleset_id: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
+    houses = sorted(runs[0]["treasury"])
+    n = len(runs)
+    turns = max(len(r["living"]) for r in runs)
+    living_over_time = []
+    for t in range(turns):
+        rows = [r["living"][t] for r in runs if len(r["living"]) > t]
+        living_over_time.append({h: round(statistics.fmean(row[h] for row in rows), 2)
+                                 for h in houses})
+    causes: Counter[str] = Counter()
+    for r in runs:
+        causes.update(r["causes"])
+    treasuries = [sum(r["treasury"].values()) / len(houses) for r in runs]
+    spread = [max(r["treasury"].values()) - min(r["treasury"].values()) for r in runs]
+    return {
+        "ruleset": ruleset_id,
+        "runs": n,
+        "extinction_rate": {h: sum(h in r["extinct"] for r in runs) / n for h in houses},
+        "living_over_time": living_over_time,
+        "epidemics_per_run": statistics.fmean(r["epidemics"] for r in runs),
+        "runs_with_epidemic": sum(r["epidemics"] > 0 for r in runs) / n,
+        "deaths_by_cause": {k: v / n for k, v in sorted(causes.items())},
+        "wealth": {"mean_treasury": statistics.fmean(treasuries),
+                   "mean_spread": statistics.fmean(spread)},
+        "battles_per_run": statistics.fmean(r["battles"] for r in runs),
+    }
+
+
+def run_simulation(*, ruleset: str, runs: int, turns: int, seed: str, jobs: int | None,
+                   json_path: Path | None, console: Console | None = None) -> dict[str, Any]:
+    console = console or Console()
+    jobs = jobs or os.cpu_count() or 1
+    started = time.perf_counter()
+    tasks = [(ruleset, turns, f"{seed}:{i}") for i in range(runs)]
+    if jobs == 1:
+        results = [_play(t) for t in tasks]
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(_play, tasks, chunksize=max(1, runs // (jobs * 4))))
+    elapsed = time.perf_counter() - started
+    report = summarise(ruleset, results)
+    report["seconds"] = round(elapsed, 3)
+    report["runs_per_second"] = round(runs / elapsed, 2) if elapsed else None
+    table = Table(title=f"{ruleset}: {runs} runs of {turns} turns "
+                        f"({report['runs_per_second']} runs/s on {jobs} processes)")
+    table.add_column("house")
+    table.add_column("extinction rate", justify="right")
+    table.add_column("living at the end (mean)", justify="right")
+    last = report["living_over_time"][-1] if report["living_over_time"] else {}
+    for house, rate in report["extinction_rate"].items():
+        table.add_row(house, f"{rate:.1%}", f"{last.get(house, 0):.1f}")
+    console.print(table)
+    console.print(f"epidemics per run: {report['epidemics_per_run']:.2f} "
+                  f"(runs with one: {report['runs_with_epidemic']:.0%}); "
+                  f"battles per run: {report['battles_per_run']:.2f}")
+    console.print("deaths per run by cause: " + ", ".join(
+        f"{k} {v:.1f}" for k, v in report["deaths_by_cause"].items()))
+    console.print(f"mean treasury {report['wealth']['mean_treasury']:.0f}, mean spread "
+                  f"{report['wealth']['mean_spread']:.0f}")
+    if json_path is not None:
+        json_path.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n",
+                             encoding="utf-8")
+        click.echo(f"JSON report: {json_path}")
+    return report
