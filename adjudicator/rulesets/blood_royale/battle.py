@@ -1,0 +1,576 @@
+"""Battles (RULES.md B6), and the capture of beaten commanders (A9).
+
+``resolve_contacts`` is called after a house moved: it settles every contact
+between that house and each other house in the province, in house-id order.
+The numbers come from ``content/rulesets/blood-royale/battle.toml``; the
+stances and the ways of ending a battle are standing orders
+(``battle_orders``). A battle runs:
+
+1. **Sides.** Every unit with armies in the province fights for the house
+   commanding it (a unit lent by foreign intervention fights for the king it
+   serves). The attacker is the house whose stance started the battle.
+2. **Castle** [D]. The defender fights in its own capital with the castle as
+   extra strength, provided no other house controls the capital. The castle
+   counts in the defender's strength, absorbs its losses before any unit
+   does, and is whole again at the next battle. A house that attacks out of
+   its own capital has no castle ("in defence only").
+3. **Preliminary rolls.** Every commander rolls 2d6 + Command: killed, captured
+   by the enemy, or a bonus for his side on every round. The bonus is counted
+   once per side, however many commanders earn it [D].
+4. **Rounds.** Both sides roll at once; modifiers: the best command value
+   among the side's units, outnumbering (strength, castle included), the
+   defender in its capital, the preliminary bonus. Losses come from the
+   casualty table, capped at a third of the inflicting side's own strength
+   (armies + castle) at the start of the round, and at what the enemy has.
+5. **Losses** [D] are taken one army at a time from the side's largest unit
+   (ties: the lowest unit id), after the castle is gone. A unit brought to
+   0 armies is destroyed; its commanders are captured at 1/2 as if they had
+   fled (A9), and those who escape are left without a unit.
+6. **After each round:** a side with no units left is eliminated. Otherwise
+   each unit follows its own standing order if it has one, judged on its own
+   armies and losses; else the house's, judged on the whole side's armies
+   (castle not counted) and losses. Units that flee or surrender leave the
+   field; the battle ends when a side has no unit left on it.
+7. **Round limit** [D]: after ``max_rounds`` rounds the attacker withdraws,
+   every unit it has left fleeing as in a flight.
+8. **Flight.** Each commander of a fleeing unit is captured at 1/2 (A9); the
+   unit moves one province (``retreat_destination``) or is destroyed if it has
+   nowhere to go. Once the battle is recorded, a flight into a province
+   holding another house's units settles contacts there, the fleeing house
+   acting as the mover, at most ``max_chained_battles`` deep.
+9. **Surrender** [D]: the unit's commanders are all taken prisoner, and its
+   armies are lost with it.
+
+Every army killed, surrendered or destroyed is lost to its owner's pool and
+returns after the economy's ``lost_return_turns`` (``forces.record_lost``);
+a unit that leaves the map is removed by ``forces.remove_unit``. Dice: a
+battle rolls in the phase ``battle-<movement round>``, so that no battle
+shifts the movement rolls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from adjudicator.errors import RulesDataError
+from adjudicator.events import Event
+from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.blood_royale.battle_orders import (
+    ATTACK,
+    FLEE,
+    SURRENDER,
+    end_rule,
+    preferred_retreat,
+    stance_towards,
+)
+from adjudicator.rulesets.blood_royale.forces import record_lost, remove_unit
+from adjudicator.rulesets.blood_royale.tables import br_rules
+from adjudicator.rulesets.blood_royale.world import SEA, is_coastal, passage_allowed, sides_in
+from adjudicator.rulesets.dynasty.capture import capture_commanders, take_prisoner
+from adjudicator.rulesets.dynasty.command import unit_command_value
+from adjudicator.rulesets.dynasty.people import kill
+from adjudicator.state import GameState, Province, Unit
+
+KILLED = "killed"
+CAPTURED = "captured"
+BONUS = "bonus"
+NO_EFFECT = "none"
+
+HELD = "held"
+ELIMINATED = "eliminated"
+FLED = "fled"
+SURRENDERED = "surrendered"
+WITHDREW = "withdrew"
+
+
+# -- the tables ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BattleRules:
+    """Typed view of ``rules["battle"]`` (battle.toml)."""
+
+    castle: int
+    prelim_dice: int
+    prelim_sides: int
+    killed_at_most: int
+    captured_at_most: int
+    bonus_at_least: int
+    bonus: int
+    round_sides: int
+    max_rounds: int
+    outnumber_ratio: int
+    outnumber_bonus: int
+    capital_bonus: int
+    cap_divisor: int
+    cap_round_up: bool
+    casualties: tuple[tuple[int, int], ...]
+    max_chain: int
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> BattleRules:
+        try:
+            p, r = data["preliminary"], data["rounds"]
+            table = cls(
+                castle=int(data["castle"]["strength"]),
+                prelim_dice=int(p["dice"]),
+                prelim_sides=int(p["sides"]),
+                killed_at_most=int(p["killed_at_most"]),
+                captured_at_most=int(p["captured_at_most"]),
+                bonus_at_least=int(p["bonus_at_least"]),
+                bonus=int(p["bonus"]),
+                round_sides=int(r["sides"]),
+                max_rounds=int(r["max_rounds"]),
+                outnumber_ratio=int(r["outnumber_ratio"]),
+                outnumber_bonus=int(r["outnumber_bonus"]),
+                capital_bonus=int(r["capital_bonus"]),
+                cap_divisor=int(r["cap_divisor"]),
+                cap_round_up=bool(r["cap_round_up"]),
+                casualties=tuple((int(lo), int(n)) for lo, n in r["casualties"]),
+                max_chain=int(data["flight"]["max_chained_battles"]),
+            )
+        except (KeyError, TypeError, ValueError) as err:
+            raise RulesDataError(f"battle rules: missing or bad entry {err}") from err
+        lows = [lo for lo, _ in table.casualties]
+        if lows != sorted(set(lows)):
+            raise RulesDataError("battle rules: casualty rows must rise strictly")
+        if table.cap_divisor < 1 or table.max_rounds < 1 or table.castle < 0:
+            raise RulesDataError("battle rules: cap_divisor and max_rounds must be positive")
+        if not table.killed_at_most < table.captured_at_most < table.bonus_at_least:
+            raise RulesDataError("battle rules: preliminary ranges must not overlap")
+        return table
+
+    def losses(self, total: int) -> int:
+        """The casualty table: losses inflicted by a modified roll."""
+        inflicted = 0
+        for lowest, losses in self.casualties:
+            if total >= lowest:
+                inflicted = losses
+        return inflicted
+
+    def cap(self, strength: int) -> int:
+        """The most a side of ``strength`` may inflict in one round (a third)."""
+        whole, rest = divmod(strength, self.cap_divisor)
+        return whole + (1 if rest and self.cap_round_up else 0)
+
+    def preliminary(self, total: int) -> str:
+        """What a commander's preliminary roll of ``total`` does."""
+        if total <= self.killed_at_most:
+            return KILLED
+        if total <= self.captured_at_most:
+            return CAPTURED
+        if total >= self.bonus_at_least:
+            return BONUS
+        return NO_EFFECT
+
+
+def battle_rules(rules: Mapping[str, Any]) -> BattleRules:
+    """The typed B6 tables of a rules mapping, parsed once per mapping."""
+    cached = rules.get("_battle_typed")
+    if isinstance(cached, BattleRules):
+        return cached
+    typed = BattleRules.from_mapping(rules["battle"])
+    if isinstance(rules, dict):
+        rules["_battle_typed"] = typed
+    return typed
+
+
+# -- the record ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class BattleFought(Event):
+    """One battle, complete enough to write its published account (B6).
+
+    ``sides``: per house ``house, units, armies_before, armies_after`` (the
+    armies its starting units still have, wherever they fled), ``losses``
+    (armies killed), ``commanders`` (at the start), ``castle`` (starting
+    castle strength) and ``outcome`` (held, eliminated, fled, surrendered or
+    withdrew). ``rounds``: per round, per house ``die, modifiers, total,
+    losses_inflicted, armies_after`` (and ``castle_after`` for a castle).
+    ``preliminary``: per commander ``person, house, unit, die, faces,
+    command, total, result``. ``fled``: ``{unit, house, to}``, ``to`` None when the
+    unit found nowhere to go and was destroyed.
+    """
+
+    kind: ClassVar[str] = "battle"
+    id: str
+    turn: int
+    round: int
+    province: str
+    attacker: str
+    defender: str
+    sides: tuple[dict[str, Any], ...]
+    rounds: tuple[dict[str, dict[str, Any]], ...]
+    preliminary: tuple[dict[str, Any], ...] = ()
+    winner: str | None = None
+    captured: tuple[str, ...] = ()
+    killed: tuple[str, ...] = ()
+    fled: tuple[dict[str, str | None], ...] = ()
+    surrendered: tuple[str, ...] = ()
+    destroyed: tuple[str, ...] = ()
+
+    def subjects(self) -> list[str]:
+        seen = [p for side in self.sides for p in side["commanders"]]
+        return list(dict.fromkeys([*seen, *self.captured, *self.killed]))
+
+    def houses(self) -> list[str]:
+        return [self.attacker, self.defender]
+
+
+# -- one battle in progress ------------------------------------------------------------------
+
+
+@dataclass
+class _Side:
+    house: str
+    enemy: str
+    units: list[str]
+    castle: int = 0
+    in_capital: bool = False
+    bonus: bool = False
+    losses: int = 0
+    unit_losses: dict[str, int] = field(default_factory=dict)
+    outcome: str = HELD  # how its last unit to go left the field
+
+    def armies(self, state: GameState) -> int:
+        return sum(state.units[u].armies for u in self.units)
+
+    def strength(self, state: GameState) -> int:
+        return self.armies(state) + self.castle
+
+
+@dataclass
+class _Record:
+    preliminary: list[dict[str, Any]] = field(default_factory=list)
+    rounds: list[dict[str, dict[str, Any]]] = field(default_factory=list)
+    captured: list[str] = field(default_factory=list)
+    killed: list[str] = field(default_factory=list)
+    fled: list[dict[str, str | None]] = field(default_factory=list)
+    surrendered: list[str] = field(default_factory=list)
+    destroyed: list[str] = field(default_factory=list)
+    lost: dict[str, int] = field(default_factory=dict)
+
+    def lose(self, owner: str, armies: int) -> None:
+        self.lost[owner] = self.lost.get(owner, 0) + armies
+
+
+def unit_key(unit_id: str) -> tuple[str, int, str]:
+    """Unit ids in natural order: ``E-2`` before ``E-10``."""
+    prefix, _, number = unit_id.rpartition("-")
+    return (prefix, int(number) if number.isdigit() else 0, unit_id)
+
+
+def _fighters(state: GameState, province: str) -> dict[str, list[Unit]]:
+    """The units with armies in ``province``, by the house commanding them."""
+    found: dict[str, list[Unit]] = {}
+    for house, units in sides_in(state, province).items():
+        armed = sorted((u for u in units if u.armies > 0), key=lambda u: unit_key(u.id))
+        if armed:
+            found[house] = armed
+    return found
+
+
+def _free_commanders(state: GameState, unit: Unit) -> list[str]:
+    """The unit's living, free commanders, in order of birth into the campaign."""
+    found = [pid for pid in unit.commanders
+             if state.persons[pid].died is None and state.persons[pid].prisoner_of is None]
+    return sorted(found, key=lambda pid: state.persons[pid].seq)
+
+
+def _castle_holder(state: GameState, province: Province) -> str | None:
+    """The house whose capital ``province`` is, while no other house controls it."""
+    for house in sorted(state.houses.values(), key=lambda h: h.id):
+        if (house.capital == province.id and not house.eliminated
+                and province.controller in (None, house.id)):
+            return house.id
+    return None
+
+
+# -- where a fleeing unit goes -------------------------------------------------------------
+
+
+def _fits(state: GameState, rules: Mapping[str, Any], unit: Unit, province: Province) -> bool:
+    """Where a unit may stand (as in movement): fleets at sea or on a coast, flying
+    units anywhere, the rest on land."""
+    kind = br_rules(rules).unit_type(unit.type)
+    if kind.naval:
+        return province.kind == SEA or is_coastal(state, province)
+    return province.kind != SEA or kind.flying
+
+
+def _open_to(state: GameState, side: str, province: Province) -> bool:
+    """A preferred retreat must be the side's, its host's (passage), or no one's."""
+    owner = province.controller
+    return owner is None or owner == side or passage_allowed(state, owner, side)
+
+
+def retreat_destination(state: GameState, rules: Mapping[str, Any], unit: Unit,
+                        side: str) -> str | None:
+    """Where a unit fleeing from its province goes (B6 "Fleeing units") [D].
+
+    1. Its preferred retreat (``retreat <unit> to <province>``), if adjacent,
+       fit for the unit (land for armies; sea or coast for fleets) and held by its side,
+       by a house allowing the side passage, or by no one.
+    2. Else an adjacent province its side controls (for a fleet: an adjacent
+       sea zone, which no one controls), preferring one without another
+       house's units, then map order.
+    3. Else None: the unit is destroyed.
+    """
+    assert unit.province is not None
+    origin = state.provinces[unit.province]
+    wanted = preferred_retreat(state, unit.house, unit.id)
+    if wanted in origin.neighbours:
+        target = state.provinces[wanted]
+        if _fits(state, rules, unit, target) and _open_to(state, side, target):
+            return target.id
+    options: list[tuple[bool, int, str]] = []
+    for index, pid in enumerate(origin.neighbours):
+        province = state.provinces[pid]
+        if not _fits(state, rules, unit, province):
+            continue
+        if province.controller == side or (province.kind == SEA and province.controller is None):
+            occupied = any(h != side for h in _fighters(state, pid))
+            options.append((occupied, index, pid))
+    return min(options)[2] if options else None
+
+
+# -- fighting ---------------------------------------------------------------------------------
+
+
+def _modifiers(ctx: TurnContext, table: BattleRules, side: _Side, own: int,
+               foe: int) -> dict[str, int]:
+    """The named modifiers of one side's round roll (zeros left out)."""
+    state = ctx.state
+    found = {
+        "command": max(unit_command_value(state, state.units[u], ctx.rules) for u in side.units),
+        "outnumber": table.outnumber_bonus if own >= table.outnumber_ratio * foe else 0,
+        "capital": table.capital_bonus if side.in_capital else 0,
+        "preliminary": table.bonus if side.bonus else 0,
+    }
+    return {name: value for name, value in found.items() if value}
+
+
+def _preliminaries(ctx: TurnContext, table: BattleRules, sides: Sequence[_Side],
+                   where: str, record: _Record, label: str) -> None:
+    state = ctx.state
+    for side in sides:
+        for uid in side.units:
+            for pid in _free_commanders(state, state.units[uid]):
+                roll = ctx.dice.roll(table.prelim_dice, table.prelim_sides,
+                                     "preliminary roll", pid)
+                command = state.persons[pid].command
+                result = table.preliminary(roll.total + command)
+                record.preliminary.append({
+                    "person": pid, "house": side.house, "unit": uid, "die": roll.total,
+                    "faces": list(roll.faces), "command": command,
+                    "total": roll.total + command, "result": result})
+                if result == KILLED:
+                    kill(ctx, pid, "battle", label)
+                    record.killed.append(pid)
+                elif result == CAPTURED:
+                    take_prisoner(ctx, pid, side.enemy, where)
+                    record.captured.append(pid)
+                elif result == BONUS:
+                    side.bonus = True
+
+
+def _suffer(ctx: TurnContext, side: _Side, losses: int, where: str, record: _Record) -> None:
+    """Apply one round's losses: the castle first, then the largest unit, army by army."""
+    state = ctx.state
+    absorbed = min(side.castle, losses)
+    side.castle -= absorbed
+    for _ in range(losses - absorbed):
+        uid = min(side.units, key=lambda u: (-state.units[u].armies, unit_key(u)))
+        unit = state.units[uid]
+        unit.armies -= 1
+        side.losses += 1
+        side.unit_losses[uid] = side.unit_losses.get(uid, 0) + 1
+        record.lose(unit.house, 1)
+    for uid in list(side.units):
+        unit = state.units[uid]
+        if unit.armies <= 0:
+            side.units.remove(uid)
+            side.outcome = ELIMINATED
+            record.destroyed.append(uid)
+            record.captured.extend(capture_commanders(ctx, unit, side.enemy, where))
+            remove_unit(ctx, unit, f"destroyed in battle at {state.provinces[where].name}")
+
+
+def _leave(ctx: TurnContext, side: _Side, uid: str, action: str, where: str,
+           record: _Record) -> None:
+    """A unit flees or surrenders (B6 "Fleeing units", "Captures in defeat")."""
+    state = ctx.state
+    unit = state.units[uid]
+    side.units.remove(uid)
+    if action == SURRENDER:
+        side.outcome = SURRENDERED
+        for pid in _free_commanders(state, unit):
+            take_prisoner(ctx, pid, side.enemy, where)
+            record.captured.append(pid)
+        record.surrendered.append(uid)
+        record.lose(unit.house, unit.armies)
+        remove_unit(ctx, unit, f"surrendered in battle at {state.provinces[where].name}")
+        return
+    if side.outcome != WITHDREW:
+        side.outcome = FLED
+    record.captured.extend(capture_commanders(ctx, unit, side.enemy, where))
+    destination = retreat_destination(state, ctx.rules, unit, side.house)
+    record.fled.append({"unit": uid, "house": side.house, "to": destination})
+    if destination is None:
+        record.lose(unit.house, unit.armies)
+        remove_unit(ctx, unit, f"found no retreat from {state.provinces[where].name}")
+    else:
+        unit.province = destination
+
+
+def _decisions(ctx: TurnContext, side: _Side) -> list[tuple[str, str]]:
+    """The units of ``side`` that flee or surrender after a round, by standing order."""
+    state = ctx.state
+    house_rule = end_rule(state, ctx.rules, side.house)
+    assert house_rule is not None
+    side_armies = side.armies(state)
+    leaving: list[tuple[str, str]] = []
+    for uid in side.units:
+        own = end_rule(state, ctx.rules, side.house, uid)
+        if own is not None:
+            action = own.decide(state.units[uid].armies, side.unit_losses.get(uid, 0))
+        else:
+            action = house_rule.decide(side_armies, side.losses)
+        if action is not None:
+            leaving.append((uid, action))
+    return leaving
+
+
+def _rounds(ctx: TurnContext, table: BattleRules, attacker: _Side, defender: _Side,
+            where: str, record: _Record) -> None:
+    state = ctx.state
+    pairs = ((attacker, defender), (defender, attacker))
+    for _ in range(table.max_rounds):
+        strength = {s.house: s.strength(state) for s in (attacker, defender)}
+        entries: dict[str, dict[str, Any]] = {}
+        for side, foe in pairs:
+            die = ctx.dice.roll(1, table.round_sides, "battle round", side.house).total
+            mods = _modifiers(ctx, table, side, strength[side.house], strength[foe.house])
+            total = die + sum(mods.values())
+            inflicted = min(table.losses(total), table.cap(strength[side.house]),
+                            strength[foe.house])
+            entries[side.house] = {"die": die, "modifiers": mods, "total": total,
+                                   "losses_inflicted": inflicted}
+        for side, foe in pairs:
+            _suffer(ctx, foe, entries[side.house]["losses_inflicted"], where, record)
+        for side in (attacker, defender):
+            entries[side.house]["armies_after"] = side.armies(state)
+            if side.in_capital:
+                entries[side.house]["castle_after"] = side.castle
+        record.rounds.append(entries)
+        if not attacker.units or not defender.units:
+            return
+        leaving = [(side, uid, action) for side in (attacker, defender)
+                   for uid, action in _decisions(ctx, side)]
+        for side, uid, action in leaving:
+            _leave(ctx, side, uid, action, where, record)
+        if not attacker.units or not defender.units:
+            return
+    attacker.outcome = WITHDREW
+    for uid in list(attacker.units):
+        _leave(ctx, attacker, uid, FLEE, where, record)
+
+
+def _next_battle_id(ctx: TurnContext) -> str:
+    count = sum(1 for e in ctx.events if isinstance(e, BattleFought) and e.turn == ctx.turn)
+    return f"b-{ctx.turn}-{count + 1}"
+
+
+def _battle(ctx: TurnContext, where: str, attacker: str, defender: str, round_no: int,
+            depth: int) -> list[str]:
+    """Fight one battle, record it, then settle the contacts its flights made."""
+    state, table = ctx.state, battle_rules(ctx.rules)
+    battle_id = _next_battle_id(ctx)
+    present = _fighters(state, where)
+    att = _Side(attacker, defender, [u.id for u in present[attacker]])
+    dfn = _Side(defender, attacker, [u.id for u in present[defender]])
+    if _castle_holder(state, state.provinces[where]) == defender:
+        dfn.castle, dfn.in_capital = table.castle, True
+    starts: list[dict[str, Any]] = []
+    for side in (att, dfn):
+        units = [state.units[u] for u in side.units]
+        starts.append({
+            "house": side.house, "units": list(side.units),
+            "armies_before": sum(u.armies for u in units),
+            "commanders": [p for u in units for p in _free_commanders(state, u)],
+            "castle": side.castle})
+    record = _Record()
+    label = f"battle {battle_id} at {state.provinces[where].name}"
+    _preliminaries(ctx, table, (att, dfn), where, record, label)
+    _rounds(ctx, table, att, dfn, where, record)
+    for start, side in zip(starts, (att, dfn), strict=True):
+        start["armies_after"] = sum(state.units[u].armies for u in start["units"]
+                                    if u in state.units)
+        start["losses"] = side.losses
+        start["outcome"] = HELD if side.units else side.outcome
+    for owner, armies in sorted(record.lost.items()):
+        if owner in state.houses:
+            record_lost(state, owner, armies, ctx.turn, ctx.rules)
+    winner = None
+    if att.units and not dfn.units:
+        winner = attacker
+    elif dfn.units and not att.units:
+        winner = defender
+    ctx.emit(BattleFought(
+        phase=ctx.dice.phase, id=battle_id, turn=ctx.turn, round=round_no, province=where,
+        attacker=attacker, defender=defender, sides=tuple(starts),
+        rounds=tuple(record.rounds), preliminary=tuple(record.preliminary), winner=winner,
+        captured=tuple(record.captured), killed=tuple(record.killed),
+        fled=tuple(record.fled), surrendered=tuple(record.surrendered),
+        destroyed=tuple(record.destroyed)))
+    fought = [battle_id]
+    if depth < table.max_chain:
+        for house in (attacker, defender):
+            destinations = [f["to"] for f in record.fled if f["house"] == house and f["to"]]
+            for destination in dict.fromkeys(destinations):
+                assert destination is not None
+                fought.extend(_settle(ctx, destination, house, round_no, depth + 1))
+    return fought
+
+
+def _attacker(state: GameState, mover: str, other: str,
+              present: Mapping[str, list[Unit]]) -> str | None:
+    """B6 "When a battle happens": the mover's stance decides, else the other's."""
+    if any(stance_towards(state, mover, u, other) == ATTACK for u in present[other]):
+        return mover
+    if any(stance_towards(state, other, u, mover) == ATTACK for u in present[mover]):
+        return other
+    return None
+
+
+def _settle(ctx: TurnContext, where: str, mover: str, round_no: int, depth: int) -> list[str]:
+    fought: list[str] = []
+    for other in sorted(_fighters(ctx.state, where)):
+        present = _fighters(ctx.state, where)
+        if mover not in present:
+            break
+        if other == mover or other not in present:
+            continue
+        attacker = _attacker(ctx.state, mover, other, present)
+        if attacker is not None:
+            defender = other if attacker == mover else mover
+            fought.extend(_battle(ctx, where, attacker, defender, round_no, depth))
+    return fought
+
+
+def resolve_contacts(ctx: TurnContext, province_id: str, mover: str, round_no: int) -> list[str]:
+    """Settle every contact between ``mover`` and the other houses in ``province_id``.
+
+    Called after ``mover`` moved in movement round ``round_no`` (B2.3). Fights
+    whatever battles the stances call for (and those the flights start),
+    emits one ``BattleFought`` per battle, and returns their ids in order.
+    """
+    previous = ctx.dice.phase
+    ctx.dice.set_phase(f"battle-{round_no}")
+    try:
+        return _settle(ctx, province_id, mover, round_no, 0)
+    finally:
+        ctx.dice.set_phase(previous)

@@ -1,0 +1,337 @@
+"""Battle orders (RULES.md B6): stances, how a side ends a battle, retreats.
+
+All of them are *standing* orders: a line given once holds, turn after turn,
+until the house gives another (kept in ``state.extra["blood_royale"]
+["standing"]``). The syntax [D]:
+
+``attack <house|unit|everyone>`` / ``avoid <house|unit|everyone>``
+    The house's stance when its units meet that house's units, that unit, or
+    anyone. A house is named by id or letter, a unit by id (``F-2``).
+``fight [<unit>] to the end``
+``flee [<unit>] when below <N> armies``
+``flee [<unit>] when losses reach <N>``
+``surrender [<unit>] when below <N> armies``
+    How the house's side ends a battle. Without a unit the order is the
+    house's; with one it holds for that unit alone and overrides the house's.
+``retreat <unit> to <province>``
+    The unit's preferred retreat when it flees.
+
+Which stance applies to a unit met in battle [D]: the stance towards that
+unit, else towards its house, else towards ``everyone``; with none of these,
+``avoid`` if either house allows the other passage (a house does not fall
+upon the guests it let in, nor upon its hosts), ``attack`` otherwise.
+
+How a house ends a battle when it gave no order: ``[standing]`` of
+``battle.toml`` (by default, fight to the end).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.errors import RulesDataError
+from adjudicator.orders import Cursor, Grammar, Order, OrderSheet, OrderSyntaxError
+from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.blood_royale.world import br_extra, find_province, passage_allowed
+from adjudicator.rulesets.dynasty.lookup import find_dynasty
+from adjudicator.state import GameState, Unit
+
+ATTACK = "attack"
+AVOID = "avoid"
+EVERYONE = "everyone"
+HOUSE_WIDE = "*"
+
+FIGHT = "fight"
+FLEE_BELOW = "flee-below"
+FLEE_LOSSES = "flee-losses"
+SURRENDER_BELOW = "surrender-below"
+END_KINDS = (FIGHT, FLEE_BELOW, FLEE_LOSSES, SURRENDER_BELOW)
+
+FLEE = "flee"
+SURRENDER = "surrender"
+
+_UNIT_ID = re.compile(r"^[A-Za-z]+-\d+$")
+
+
+# -- the orders -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class StanceOrder(Order):
+    stance: str  # attack | avoid
+    target: str  # a house token, a unit id, or "everyone"
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndOrder(Order):
+    unit: str | None
+    kind: str  # one of END_KINDS
+    threshold: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class RetreatPreferenceOrder(Order):
+    unit: str
+    province: str
+
+
+def _is_unit_id(token: str) -> bool:
+    return bool(_UNIT_ID.match(token))
+
+
+def _optional_unit(c: Cursor, before: str) -> str | None:
+    """An optional unit id between the verb and the word ``before``."""
+    if c.peek() == before or c.at_end():
+        return None
+    token = c.ident("a unit id")
+    if not _is_unit_id(token):
+        raise OrderSyntaxError(f"expected a unit id (like E-1) or {before!r}, found {token!r}")
+    return token.upper()
+
+
+def _stance(c: Cursor, stance: str) -> StanceOrder:
+    token = c.ident("a house, a unit or 'everyone'")
+    if _is_unit_id(token):
+        target = token.upper()
+    elif token.lower() in (EVERYONE, "all", "anyone"):
+        target = EVERYONE
+    else:
+        target = token.lower()
+    return StanceOrder(line=c.line, text=c.text, stance=stance, target=target)
+
+
+def _attack(c: Cursor) -> StanceOrder:
+    return _stance(c, ATTACK)
+
+
+def _avoid(c: Cursor) -> StanceOrder:
+    return _stance(c, AVOID)
+
+
+def _fight(c: Cursor) -> EndOrder:
+    unit = _optional_unit(c, "to")
+    c.expect("to")
+    c.expect("the")
+    c.expect("end")
+    return EndOrder(line=c.line, text=c.text, unit=unit, kind=FIGHT)
+
+
+def _below(c: Cursor) -> int:
+    c.expect("below")
+    n = c.integer("the number of armies", 1, 1000)
+    c.expect("armies", "army")
+    return n
+
+
+def _flee(c: Cursor) -> EndOrder:
+    unit = _optional_unit(c, "when")
+    c.expect("when")
+    if c.accept("losses"):
+        c.expect("reach", "reaches")
+        n = c.integer("the losses", 1, 1000)
+        return EndOrder(line=c.line, text=c.text, unit=unit, kind=FLEE_LOSSES, threshold=n)
+    return EndOrder(line=c.line, text=c.text, unit=unit, kind=FLEE_BELOW, threshold=_below(c))
+
+
+def _surrender(c: Cursor) -> EndOrder:
+    unit = _optional_unit(c, "when")
+    c.expect("when")
+    return EndOrder(line=c.line, text=c.text, unit=unit, kind=SURRENDER_BELOW,
+                    threshold=_below(c))
+
+
+def _retreat(c: Cursor) -> RetreatPreferenceOrder:
+    unit = c.ident("a unit id")
+    if not _is_unit_id(unit):
+        raise OrderSyntaxError(f"expected a unit id (like E-1), found {unit!r}")
+    c.expect("to")
+    return RetreatPreferenceOrder(line=c.line, text=c.text, unit=unit.upper(),
+                                  province=c.ident("a province"))
+
+
+def register_battle_orders(grammar: Grammar) -> None:
+    """Add the B6 standing orders to ``grammar``."""
+    grammar.rules["attack"] = _attack
+    grammar.rules["avoid"] = _avoid
+    grammar.rules["fight"] = _fight
+    grammar.rules["flee"] = _flee
+    grammar.rules["surrender"] = _surrender
+    grammar.rules["retreat"] = _retreat
+
+
+BattleOrder = StanceOrder | EndOrder | RetreatPreferenceOrder
+
+
+# -- checking and recording -------------------------------------------------------
+
+
+def check_battle_order(state: GameState, house: str, order: Order) -> str | None:
+    """Why the state forbids ``order`` for ``house``, or None if it stands."""
+    if isinstance(order, StanceOrder):
+        if order.target == EVERYONE:
+            return None
+        if _is_unit_id(order.target):
+            target_unit = state.units.get(order.target)
+            if target_unit is None:
+                return f"there is no unit {order.target}"
+            if target_unit.house == house:
+                return f"{order.target} is this house's own unit"
+            return None
+        target = find_dynasty(state, order.target)
+        if target is None:
+            return f"there is no house {order.target!r}"
+        if target.id == house:
+            return "a house cannot take a stance towards itself"
+        return None
+    unit_id = order.unit if isinstance(order, EndOrder | RetreatPreferenceOrder) else None
+    if unit_id is not None:
+        unit = state.units.get(unit_id)
+        if unit is None:
+            return f"there is no unit {unit_id}"
+        if unit.house != house:
+            return f"{unit_id} is not this house's unit"
+    if isinstance(order, RetreatPreferenceOrder) and find_province(state, order.province) is None:
+        return f"there is no province {order.province!r}"
+    return None
+
+
+def validate_battle_orders(state: GameState, sheet: OrderSheet) -> None:
+    """Move every battle order of ``sheet`` the state forbids into its rejections."""
+    kept: list[Order] = []
+    for order in sheet.orders:
+        reason = None
+        if isinstance(order, StanceOrder | EndOrder | RetreatPreferenceOrder):
+            reason = check_battle_order(state, sheet.house, order)
+        if reason is None:
+            kept.append(order)
+        else:
+            sheet.reject(order, reason)
+    sheet.orders = kept
+
+
+def _standing(state: GameState, house: str) -> dict[str, Any]:
+    table: dict[str, Any] = br_extra(state).setdefault("standing", {})
+    entry: dict[str, Any] = table.setdefault(house, {})
+    for key in ("stance", "end", "retreat"):
+        entry.setdefault(key, {})
+    return entry
+
+
+def record_standing_orders(ctx: TurnContext) -> None:
+    """Store this turn's battle orders of every house; later lines override earlier ones.
+
+    Call once per turn before the first movement round. Orders the state
+    forbids are rejected here too, in case ``validate`` was not run.
+    """
+    state = ctx.state
+    for house in sorted(ctx.sheets):
+        for order in ctx.orders(house):
+            if not isinstance(order, StanceOrder | EndOrder | RetreatPreferenceOrder):
+                continue
+            reason = check_battle_order(state, house, order)
+            if reason:
+                ctx.reject(house, order, reason)
+                continue
+            entry = _standing(state, house)
+            if isinstance(order, StanceOrder):
+                target = order.target
+                if target != EVERYONE and not _is_unit_id(target):
+                    found = find_dynasty(state, target)
+                    assert found is not None
+                    target = found.id
+                entry["stance"][target] = order.stance
+            elif isinstance(order, EndOrder):
+                entry["end"][order.unit or HOUSE_WIDE] = {"kind": order.kind,
+                                                          "n": order.threshold}
+            else:
+                province = find_province(state, order.province)
+                assert province is not None
+                entry["retreat"][order.unit] = province.id
+
+
+# -- reading the standing orders --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EndRule:
+    """How a side (or one unit) ends a battle (B6 "Ending the battle")."""
+
+    kind: str
+    threshold: int = 0
+
+    def decide(self, armies: int, losses: int) -> str | None:
+        """``FLEE``, ``SURRENDER`` or None (fight on), after a round."""
+        if self.kind == FLEE_BELOW and armies < self.threshold:
+            return FLEE
+        if self.kind == FLEE_LOSSES and losses >= self.threshold:
+            return FLEE
+        if self.kind == SURRENDER_BELOW and armies < self.threshold:
+            return SURRENDER
+        return None
+
+    def order_text(self, unit: str | None = None) -> str:
+        """The order line that gives this rule (to ``unit`` alone if named)."""
+        verb = {FIGHT: "fight", FLEE_BELOW: "flee", FLEE_LOSSES: "flee",
+                SURRENDER_BELOW: "surrender"}[self.kind]
+        rest = {FIGHT: "to the end", FLEE_LOSSES: f"when losses reach {self.threshold}"}.get(
+            self.kind, f"when below {self.threshold} armies")
+        return " ".join(w for w in (verb, unit, rest) if w)
+
+
+def default_end_rule(rules: Mapping[str, Any]) -> EndRule:
+    """``[standing]`` of battle.toml: the rule of a house that gave none."""
+    try:
+        table = rules["battle"]["standing"]
+        rule = EndRule(str(table["end"]), int(table["end_threshold"]))
+    except (KeyError, TypeError, ValueError) as err:
+        raise RulesDataError(f"battle rules: missing or bad [standing] entry {err}") from err
+    if rule.kind not in END_KINDS:
+        raise RulesDataError(f"battle rules: unknown standing end {rule.kind!r}")
+    return rule
+
+
+def _stored(state: GameState, house: str) -> Mapping[str, Any]:
+    found: Mapping[str, Any] = br_extra(state).get("standing", {}).get(house, {})
+    return found
+
+
+def end_rule(state: GameState, rules: Mapping[str, Any], house: str,
+             unit: str | None = None) -> EndRule | None:
+    """The rule ordered for ``unit`` (None if it has none of its own), or the house's."""
+    ends: Mapping[str, Any] = _stored(state, house).get("end", {})
+    if unit is not None:
+        own = ends.get(unit)
+        return EndRule(str(own["kind"]), int(own["n"])) if own else None
+    entry = ends.get(HOUSE_WIDE)
+    return EndRule(str(entry["kind"]), int(entry["n"])) if entry else default_end_rule(rules)
+
+
+def preferred_retreat(state: GameState, house: str, unit: str) -> str | None:
+    found: str | None = _stored(state, house).get("retreat", {}).get(unit)
+    return found
+
+
+def stance_towards(state: GameState, house: str, unit: Unit, unit_side: str) -> str:
+    """``ATTACK`` or ``AVOID``: the stance of ``house`` towards ``unit`` (of ``unit_side``)."""
+    stances: Mapping[str, str] = _stored(state, house).get("stance", {})
+    for key in (unit.id, unit_side, EVERYONE):
+        if key in stances:
+            return stances[key]
+    if passage_allowed(state, house, unit_side) or passage_allowed(state, unit_side, house):
+        return AVOID
+    return ATTACK
+
+
+def standing_order_lines(state: GameState, house: str) -> list[str]:
+    """The house's standing battle orders as order lines, for its next template."""
+    stored = _stored(state, house)
+    lines = [f"{stance} {target}" for target, stance in sorted(stored.get("stance", {}).items())]
+    for unit, entry in sorted(stored.get("end", {}).items()):
+        rule = EndRule(str(entry["kind"]), int(entry["n"]))
+        lines.append(rule.order_text(None if unit == HOUSE_WIDE else unit))
+    lines.extend(f"retreat {unit} to {province}"
+                 for unit, province in sorted(stored.get("retreat", {}).items()))
+    return lines

@@ -1,0 +1,405 @@
+"""Movement rounds (RULES.md B2.3, B4): kingdom order, event die, moves, contacts.
+
+Each round the active houses are drawn from a cup (``Dice.shuffled``) and the
+order is published. In its slot a house rolls the event die, moves the units
+it commands, then its resource counters, and then every contact between its
+units and another house's is settled by the battle rules.
+
+How far a unit goes in a round (B4, with our [D] readings):
+
+* up to 3 provinces through land its house controls, land of a house that
+  allows it passage, uncontrolled land and sea zones;
+* entering land held by another house without passage ends the move, and a
+  unit that starts the round on such land moves 1 province at most (a unit
+  lent by foreign intervention is not on enemy land in its own house's);
+* entering a province holding another house's units ends the move;
+* a fleet sails through sea zones and coastal provinces only; an army may
+  cross a sea zone only where a fleet of its side lies, and never ends a
+  round at sea: it stops on the last land it reached; a flying unit goes
+  anywhere.
+
+Resource counters go up to 4 provinces a round through the owner's land,
+land with passage, uncontrolled land and sea zones holding the owner's
+fleet. Without a ``carry`` order a counter takes the shortest such route to
+its owner's capital, avoiding provinces where hostile units stand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.orders import Order
+from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.blood_royale.control import end_of_round, snapshot_garrisons
+from adjudicator.rulesets.blood_royale.counters import find_counter
+from adjudicator.rulesets.blood_royale.events import CounterMoved, KingdomOrderDrawn, UnitMoved
+from adjudicator.rulesets.blood_royale.events_die import roll_event_die
+from adjudicator.rulesets.blood_royale.orders import CarryOrder, MoveOrder
+from adjudicator.rulesets.blood_royale.tables import BRRules, br_rules
+from adjudicator.rulesets.blood_royale.turnstate import BRTurn, Route
+from adjudicator.rulesets.blood_royale.world import (
+    LAND,
+    SEA,
+    find_province,
+    is_coastal,
+    is_hostile_to,
+    shortest_path,
+    sides_in,
+    unit_side,
+)
+from adjudicator.state import Counter, GameState, Province, Unit
+
+ContactResolver = Callable[[TurnContext, str, str, int], list[str]]
+
+
+# -- static checks -----------------------------------------------------------------
+
+
+def resolve_path(state: GameState, start: str,
+                 legs: tuple[tuple[str, ...], ...]) -> tuple[list[list[str]], str | None]:
+    """Province tokens to ids, each next to the one before; or the reason why not."""
+    resolved: list[list[str]] = []
+    here = start
+    for leg in legs:
+        resolved.append([])
+        for token in leg:
+            province = find_province(state, token)
+            if province is None:
+                return [], f"there is no province {token!r}"
+            if province.id not in state.provinces[here].neighbours:
+                return [], (f"{province.name} does not border "
+                            f"{state.provinces[here].name}")
+            resolved[-1].append(province.id)
+            here = province.id
+    return resolved, None
+
+
+def check_lengths(what: str, target: Province, legs: list[list[str]], per_round: int,
+                  rounds: int) -> str | None:
+    """Leg by leg with 'then', or the whole path over the turn's rounds."""
+    if len(legs) > rounds:
+        return f"{what} has {len(legs)} legs, but a turn has {rounds} rounds"
+    if len(legs) > 1:
+        for leg in legs:
+            if len(leg) > per_round:
+                return (f"{what} cannot reach {target_name(leg, target)} this round: "
+                        f"{len(leg)} provinces, {per_round} allowed")
+        return None
+    total = len(legs[0])
+    if total > per_round * rounds:
+        return (f"{what} cannot reach {target.name} this turn: {total} provinces, "
+                f"{per_round * rounds} allowed ({per_round} per round)")
+    return None
+
+
+def target_name(leg: list[str], fallback: Province) -> str:
+    return leg[-1] if leg else fallback.name
+
+
+def check_terrain(state: GameState, unit_type: str, legs: list[list[str]],
+                  typed: BRRules) -> str | None:
+    kind = typed.unit_type(unit_type)
+    for leg in legs:
+        for pid in leg:
+            province = state.provinces[pid]
+            if kind.naval and province.kind == LAND and not is_coastal(state, province):
+                return f"{unit_type} units cannot sail inland to {province.name}"
+        if not (kind.naval or kind.flying) and state.provinces[leg[-1]].kind == SEA:
+            return f"{unit_type} units cannot end a move at sea ({state.provinces[leg[-1]].name})"
+    return None
+
+
+def check_move(state: GameState, order: MoveOrder, unit_type: str, start: str,
+               rules: Mapping[str, Any]) -> str | None:
+    """The checks that do not depend on the turn: names, borders, lengths, terrain."""
+    typed = br_rules(rules)
+    legs, reason = resolve_path(state, start, order.legs)
+    if reason is not None:
+        return reason
+    target = state.provinces[legs[-1][-1]]
+    for_names = [[state.provinces[p].name for p in leg] for leg in legs]
+    reason = check_lengths(f"unit {order.unit}", target, for_names, typed.movement.moves,
+                           typed.movement.rounds)
+    return reason or check_terrain(state, unit_type, legs, typed)
+
+
+def check_carry(state: GameState, order: CarryOrder, start: str,
+                rules: Mapping[str, Any]) -> str | None:
+    typed = br_rules(rules)
+    legs, reason = resolve_path(state, start, order.legs)
+    if reason is not None:
+        return reason
+    target = state.provinces[legs[-1][-1]]
+    for_names = [[state.provinces[p].name for p in leg] for leg in legs]
+    return check_lengths(f"counter {order.counter}", target, for_names,
+                         typed.movement.counter_moves, typed.movement.rounds)
+
+
+# -- who may go where ------------------------------------------------------------------
+
+
+def _fleet_of(state: GameState, side: str, province: str, typed: BRRules) -> bool:
+    return any(unit_side(state, u) == side and typed.is_naval(u.type)
+               for u in state.units.values() if u.province == province)
+
+
+def _foreign_units(state: GameState, side: str, province: str) -> list[str]:
+    return sorted(h for h in sides_in(state, province) if h != side)
+
+
+@dataclass
+class Step:
+    """The outcome of one round's move: provinces entered and why it stopped."""
+
+    entered: list[str]
+    stopped: str
+
+
+def _enemy_ground(state: GameState, unit: Unit, side: str, province: Province) -> bool:
+    """Land held by a house that gives ``side`` no passage; a unit lent by foreign
+    intervention is still at home on its own house's land."""
+    return province.kind == LAND and province.controller != unit.house \
+        and is_hostile_to(state, side, province.controller)
+
+
+def plan_unit_round(state: GameState, unit: Unit, side: str, path: list[str],
+                    typed: BRRules) -> Step:
+    """How far ``unit`` gets along ``path`` this round (pure: the state is not changed)."""
+    kind = typed.unit_type(unit.type)
+    here = unit.province or ""
+    start = state.provinces[here]
+    allowance = typed.movement.moves
+    if _enemy_ground(state, unit, side, start):
+        allowance = typed.movement.hostile_moves
+    entered: list[str] = []
+    stopped = ""
+    for pid in path:
+        province = state.provinces[pid]
+        if len(entered) >= allowance:
+            stopped = (f"{allowance} province{'s' if allowance > 1 else ''} allowed "
+                       "this round")
+            break
+        if pid not in state.provinces[here].neighbours:
+            stopped = f"{province.name} does not border {state.provinces[here].name}"
+            break
+        if province.kind == SEA and not (kind.naval or kind.flying) \
+                and not _fleet_of(state, side, pid, typed):
+            stopped = f"no fleet of yours lies in the {province.name} to carry it"
+            break
+        entered.append(pid)
+        here = pid
+        others = _foreign_units(state, side, pid)
+        if others:
+            stopped = f"units of {', '.join(others)} stand in {province.name}"
+            break
+        if _enemy_ground(state, unit, side, province):
+            stopped = f"{province.name} is enemy ground"
+            break
+    if not (kind.naval or kind.flying):
+        while entered and state.provinces[entered[-1]].kind == SEA:
+            entered.pop()
+            stopped = "it cannot end a round at sea"
+    return Step(entered=entered, stopped=stopped)
+
+
+def counter_can_enter(state: GameState, owner: str, province: Province,
+                      typed: BRRules) -> bool:
+    if province.kind == SEA:
+        return _fleet_of(state, owner, province.id, typed)
+    return not is_hostile_to(state, owner, province.controller)
+
+
+def _safe(state: GameState, owner: str, province: Province, typed: BRRules) -> bool:
+    return counter_can_enter(state, owner, province, typed) and not any(
+        is_hostile_to(state, side, owner) for side in sides_in(state, province.id))
+
+
+def auto_route(state: GameState, counter: Counter, typed: BRRules) -> list[str]:
+    """The counter's default path to its owner's capital (empty when none or there)."""
+    capital = state.houses[counter.owner].capital
+    if capital is None or capital not in state.provinces:
+        return []
+    path = shortest_path(state, counter.province, capital,
+                         lambda p: _safe(state, counter.owner, p, typed))
+    return path or []
+
+
+# -- one round ------------------------------------------------------------------------
+
+
+def _round_path(route: Route | None) -> list[str]:
+    return list(route.legs[0]) if route is not None and route.legs else []
+
+
+def _consume(ctx: TurnContext, route: Route, used: int, stopped: str) -> None:
+    """Drop what was walked. With 'then' legs the rest of this round's leg is lost;
+    otherwise the rest waits for the next round."""
+    rest = route.legs[0][used:]
+    if stopped:
+        route.stopped = stopped
+    if route.split_legs:
+        route.legs.pop(0)
+        if rest:
+            ctx.notify(route.house, f"{route.order.text}: stopped short this round "
+                                    f"({stopped}); the rest of that leg is lost")
+    elif rest:
+        route.legs[0] = rest
+    else:
+        route.legs.pop(0)
+
+
+def move_unit(ctx: TurnContext, uid: str, route: Route, round_no: int) -> None:
+    state = ctx.state
+    unit = state.units.get(uid)
+    if unit is None:
+        route.legs = []
+        ctx.notify(route.house, f"{route.order.text}: unit {uid} no longer exists")
+        return
+    step = plan_unit_round(state, unit, route.house, _round_path(route), br_rules(ctx.rules))
+    if step.entered:
+        unit.province = step.entered[-1]
+    ctx.emit(UnitMoved(phase=ctx.dice.phase, house=route.house, unit=uid, owner=unit.house,
+                       round=round_no, path=tuple(step.entered), stopped=step.stopped))
+    _consume(ctx, route, len(step.entered), step.stopped)
+
+
+def move_counter(ctx: TurnContext, counter: Counter, route: Route | None, round_no: int) -> None:
+    """Along the carry route, else the automatic route, up to 4 provinces a round."""
+    state = ctx.state
+    typed = br_rules(ctx.rules)
+    path = _round_path(route) if route is not None else auto_route(state, counter, typed)
+    entered: list[str] = []
+    stopped = ""
+    here = counter.province
+    for pid in path[:typed.movement.counter_moves]:
+        province = state.provinces[pid]
+        if pid not in state.provinces[here].neighbours:
+            stopped = f"{province.name} does not border {state.provinces[here].name}"
+            break
+        if not counter_can_enter(state, counter.owner, province, typed):
+            stopped = f"{province.name} is closed to it"
+            break
+        entered.append(pid)
+        here = pid
+    if entered:
+        counter.province = entered[-1]
+        ctx.emit(CounterMoved(phase=ctx.dice.phase, house=counter.owner, counter=counter.id,
+                              good=counter.good, round=round_no, path=tuple(entered)))
+    if route is not None:
+        limit = typed.movement.counter_moves
+        _consume(ctx, route, len(entered), stopped or (
+            f"{limit} provinces allowed this round" if len(path) > len(entered) else ""))
+
+
+def settle_contacts(ctx: TurnContext, side: str, round_no: int,
+                    resolve_contacts: ContactResolver) -> None:
+    """Every province where ``side``'s units meet another house's, in map order."""
+    for pid in list(ctx.state.provinces):
+        sides = sides_in(ctx.state, pid)
+        if side in sides and len(sides) > 1:
+            resolve_contacts(ctx, pid, side, round_no)
+
+
+def house_slot(ctx: TurnContext, turn: BRTurn, house: str, round_no: int,
+               resolve_contacts: ContactResolver) -> None:
+    """One kingdom's slot: event die, units, counters, contacts."""
+    state = ctx.state
+    roll_event_die(ctx, turn, house, round_no)
+    if state.houses[house].eliminated:
+        return
+    for uid, unit_route in list(turn.unit_routes.items()):
+        if unit_route.house == house and unit_route.legs:
+            move_unit(ctx, uid, unit_route, round_no)
+    capital = state.houses[house].capital
+    for counter in list(state.counters):
+        if counter.owner != house:
+            continue
+        route = turn.counter_routes.get(counter.id)
+        if route is not None and route.house != house:
+            del turn.counter_routes[counter.id]
+            route = None
+        if route is None and counter.province != capital:
+            move_counter(ctx, counter, None, round_no)
+        elif route is not None and route.legs:
+            move_counter(ctx, counter, route, round_no)
+    settle_contacts(ctx, house, round_no, resolve_contacts)
+
+
+def run_round(ctx: TurnContext, turn: BRTurn, round_no: int,
+              resolve_contacts: ContactResolver) -> None:
+    ctx.dice.set_phase(f"movement-{round_no}")
+    houses = sorted(h.id for h in ctx.state.active_houses())
+    order = ctx.dice.shuffled(houses, "kingdom order")
+    ctx.emit(KingdomOrderDrawn(phase=ctx.dice.phase, round=round_no, order=tuple(order)))
+    snapshot_garrisons(ctx, turn)
+    for house in order:
+        if not ctx.state.houses[house].eliminated:
+            house_slot(ctx, turn, house, round_no, resolve_contacts)
+    end_of_round(ctx, turn, round_no)
+
+
+# -- the turn's routes ------------------------------------------------------------------
+
+
+def plan_routes(ctx: TurnContext, turn: BRTurn) -> None:
+    """Read every house's move and carry orders into routes, after the interphase."""
+    state = ctx.state
+    for house in sorted(ctx.sheets):
+        if house not in state.houses or state.houses[house].eliminated:
+            continue
+        claimed: set[str] = set(turn.counter_routes)
+        for order in ctx.sheets[house].orders:
+            if isinstance(order, MoveOrder):
+                _plan_move(ctx, turn, house, order)
+            elif isinstance(order, CarryOrder):
+                _plan_carry(ctx, turn, house, order, claimed)
+
+
+def _route(order: Order, house: str, legs: list[list[str]]) -> Route:
+    return Route(order=order, house=house, legs=[list(leg) for leg in legs],
+                 split_legs=len(legs) > 1)
+
+
+def _plan_move(ctx: TurnContext, turn: BRTurn, house: str, order: MoveOrder) -> None:
+    unit = ctx.state.units.get(order.unit)
+    if unit is None or unit.province is None:
+        ctx.reject(house, order, f"unit {order.unit} no longer exists")
+        return
+    if unit_side(ctx.state, unit) != house:
+        ctx.reject(house, order, f"unit {order.unit} is not under your orders this turn")
+        return
+    legs, reason = resolve_path(ctx.state, unit.province, order.legs)
+    if reason is not None:
+        ctx.reject(house, order, reason)
+        return
+    turn.unit_routes[unit.id] = _route(order, house, legs)
+
+
+def _plan_carry(ctx: TurnContext, turn: BRTurn, house: str, order: CarryOrder,
+                claimed: set[str]) -> None:
+    counter = find_counter(ctx.state, house, order.counter, order.source, claimed)
+    if counter is None:
+        where = f" in {order.source}" if order.source else ""
+        ctx.reject(house, order, f"you have no counter {order.counter}{where} to carry")
+        return
+    legs, reason = resolve_path(ctx.state, counter.province, order.legs)
+    if reason is not None:
+        ctx.reject(house, order, reason)
+        return
+    claimed.add(counter.id)
+    turn.counter_routes[counter.id] = _route(order, house, legs)
+
+
+def run_movement(ctx: TurnContext, turn: BRTurn, resolve_contacts: ContactResolver) -> None:
+    """All movement rounds of the turn (B2.3)."""
+    plan_routes(ctx, turn)
+    for round_no in range(1, br_rules(ctx.rules).movement.rounds + 1):
+        run_round(ctx, turn, round_no, resolve_contacts)
+    for route in [*turn.unit_routes.values(), *turn.counter_routes.values()]:
+        left = sum(len(leg) for leg in route.legs)
+        if left:
+            why = f" (last stop: {route.stopped})" if route.stopped else ""
+            ctx.notify(route.house, f"{route.order.text}: the turn ended with {left} "
+                                    f"province{'s' if left > 1 else ''} still to go{why}")

@@ -1,0 +1,243 @@
+"""The Blood Royale orders of war and economy (RULES.md B2, B4).
+
+Syntax (keywords are case-insensitive; a province is its id or its name,
+quoted when the name has spaces; a unit is its id such as ``E-2``)::
+
+    tax normal | tax extraordinary            # B2.2.1, default normal
+    pay revolt <province>                     # B2.2.4: 15 crowns end a revolt
+    raise <N> [<type>] in <province> [as <unit>]
+                                              # B2.2.6: type defaults to army; the
+                                              # armies join the house's unit of that
+                                              # type there, or form a new unit (named
+                                              # by 'as', else the next free number)
+    split <N> from <unit> [as <unit>]         # a new unit of N armies, same province
+    merge <unit> into <unit>                  # same province, type and house
+    move <unit> to <p1> <p2> ... [then <p> ...]
+                                              # B4: the path of the whole turn. The unit
+                                              # goes as far as each round allows; 'then'
+                                              # makes it stop and start the next round
+    carry <counter> to <p1> ... [then ...]    # B4: a resource counter's route
+    carry <good> from <province> to <p1> ...  #     (the lowest-numbered such counter)
+    allow passage <house>                     # B4: standing until refused
+    refuse passage <house>
+    intervene <unit> for <house>              # B4 foreign intervention: both the unit's
+                                              # house and <house> send the same line
+    give <counter> to <house>                 # trade [D]: the counter changes owner
+    give <good> from <province> to <house>
+    pay <N> crowns to <house>                 # trade [D]: crowns from your treasury
+
+Gifts and payments happen in the interphase after resources appear and
+before revolts are bought off; splits and merges after raising, before the
+first movement round. Counters without a ``carry`` order move on their own
+towards their owner's capital.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adjudicator.orders import Cursor, Grammar, Order, OrderSyntaxError
+
+
+@dataclass(frozen=True, kw_only=True)
+class TaxOrder(Order):
+    extraordinary: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class PayRevoltOrder(Order):
+    province: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RaiseOrder(Order):
+    armies: int
+    unit_type: str
+    province: str
+    as_unit: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SplitOrder(Order):
+    unit: str
+    armies: int
+    as_unit: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MergeOrder(Order):
+    unit: str
+    into: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveOrder(Order):
+    """A path for the whole turn, in legs; one leg means "as far as each round allows"."""
+
+    unit: str
+    legs: tuple[tuple[str, ...], ...]
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return tuple(p for leg in self.legs for p in leg)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CarryOrder(Order):
+    """``counter`` is a counter id (``wine-7``) or a good with ``source`` set."""
+
+    counter: str
+    source: str | None
+    legs: tuple[tuple[str, ...], ...]
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return tuple(p for leg in self.legs for p in leg)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PassageOrder(Order):
+    house: str
+    allowed: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class InterveneOrder(Order):
+    unit: str
+    under: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class GiveOrder(Order):
+    """``counter`` is a counter id (``wine-7``) or a good with ``source`` set."""
+
+    counter: str
+    source: str | None
+    to: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class PayCrownsOrder(Order):
+    amount: int
+    to: str
+
+
+def _unit_id(c: Cursor, what: str = "a unit id (such as E-2)") -> str:
+    return c.ident(what).upper()
+
+
+def _legs(c: Cursor, what: str) -> tuple[tuple[str, ...], ...]:
+    legs: list[list[str]] = [[]]
+    while not c.at_end():
+        if c.accept("then"):
+            if not legs[-1]:
+                raise OrderSyntaxError("'then' must follow at least one province")
+            legs.append([])
+            continue
+        legs[-1].append(c.next("a province").text)
+    if not legs[-1]:
+        raise OrderSyntaxError(f"the {what} needs at least one province after "
+                               f"{'then' if len(legs) > 1 else 'to'}")
+    return tuple(tuple(leg) for leg in legs)
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+def register_br_orders(grammar: Grammar) -> None:
+    """Add the war and economy orders to ``grammar`` (a dynasty grammar's extension).
+
+    ``pay`` is shared with the dynasty's ``pay ransom``: the rule reads
+    ``pay revolt`` itself and hands anything else to the rule it replaces.
+    """
+    previous_pay = grammar.rules.get("pay")
+
+    @grammar.rule("tax")
+    def _tax(c: Cursor) -> TaxOrder:
+        kind = c.expect("normal", "extraordinary")
+        return TaxOrder(line=c.line, text=c.text, extraordinary=kind == "extraordinary")
+
+    @grammar.rule("pay")
+    def _pay(c: Cursor) -> Order:
+        if c.accept("revolt"):
+            return PayRevoltOrder(line=c.line, text=c.text, province=c.next("a province").text)
+        word = c.peek()
+        if word is not None and word.isdigit():
+            amount = c.integer("the number of crowns", 1, 100000)
+            c.accept("crowns", "crown")
+            c.expect("to")
+            return PayCrownsOrder(line=c.line, text=c.text, amount=amount,
+                                  to=c.ident("a house (id or letter)"))
+        if previous_pay is None or word != "ransom":
+            raise OrderSyntaxError("expected 'pay revolt <province>', 'pay <N> crowns to "
+                                   "<house>' or 'pay ransom <person> <N>'")
+        return previous_pay(c)
+
+    @grammar.rule("raise")
+    def _raise(c: Cursor) -> RaiseOrder:
+        armies = c.integer("the number of armies", 1, 99)
+        unit_type = "army"
+        if c.peek() != "in":
+            unit_type = _singular(c.word("a unit type or 'in'"))
+        c.expect("in")
+        province = c.next("a province").text
+        as_unit = _unit_id(c) if c.accept("as") else None
+        return RaiseOrder(line=c.line, text=c.text, armies=armies, unit_type=unit_type,
+                          province=province, as_unit=as_unit)
+
+    @grammar.rule("split")
+    def _split(c: Cursor) -> SplitOrder:
+        armies = c.integer("the number of armies", 1, 99)
+        c.accept("armies", "army")
+        c.expect("from")
+        unit = _unit_id(c)
+        as_unit = _unit_id(c) if c.accept("as") else None
+        return SplitOrder(line=c.line, text=c.text, unit=unit, armies=armies, as_unit=as_unit)
+
+    @grammar.rule("merge")
+    def _merge(c: Cursor) -> MergeOrder:
+        unit = _unit_id(c)
+        c.expect("into")
+        return MergeOrder(line=c.line, text=c.text, unit=unit, into=_unit_id(c))
+
+    @grammar.rule("move")
+    def _move(c: Cursor) -> MoveOrder:
+        unit = _unit_id(c)
+        c.expect("to")
+        return MoveOrder(line=c.line, text=c.text, unit=unit, legs=_legs(c, "move"))
+
+    @grammar.rule("carry")
+    def _carry(c: Cursor) -> CarryOrder:
+        counter = c.ident("a counter id (such as wine-7) or a good").lower()
+        source = c.next("a province").text if c.accept("from") else None
+        c.expect("to")
+        return CarryOrder(line=c.line, text=c.text, counter=counter, source=source,
+                          legs=_legs(c, "route"))
+
+    @grammar.rule("give")
+    def _give(c: Cursor) -> GiveOrder:
+        counter = c.ident("a counter id (such as wine-7) or a good").lower()
+        source = c.next("a province").text if c.accept("from") else None
+        c.expect("to")
+        return GiveOrder(line=c.line, text=c.text, counter=counter, source=source,
+                         to=c.ident("a house (id or letter)"))
+
+    @grammar.rule("allow", "refuse")
+    def _passage(c: Cursor) -> PassageOrder:
+        allowed = c.tokens[0].word == "allow"
+        c.expect("passage")
+        c.accept("to")
+        return PassageOrder(line=c.line, text=c.text, allowed=allowed,
+                            house=c.ident("a house (id or letter)"))
+
+    @grammar.rule("intervene")
+    def _intervene(c: Cursor) -> InterveneOrder:
+        unit = _unit_id(c)
+        c.expect("for")
+        return InterveneOrder(line=c.line, text=c.text, unit=unit,
+                              under=c.ident("the house the unit will serve"))

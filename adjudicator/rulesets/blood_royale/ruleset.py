@@ -1,0 +1,89 @@
+"""The ``blood-royale`` ruleset: RULES.md Part A, then Part B, every turn.
+
+A turn (B2): the dynasty phase (Part A, inherited), then standing passage
+permissions and this turn's interventions, the interphase (taxes, resources,
+famine, trade, revolts, upkeep, raising), splits and merges, the movement
+rounds with their event dice and battles, the thrones left empty by deaths
+in battle or plague (A6, at once, so an extinct house does not cash in), the
+cash-in and the victory check, and last one wealth row per house.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from adjudicator.dice import Dice
+from adjudicator.orders import Grammar, OrderSheet
+from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.blood_royale import battle
+from adjudicator.rulesets.blood_royale.battle_orders import (
+    record_standing_orders,
+    register_battle_orders,
+)
+from adjudicator.rulesets.blood_royale.diplomacy import (
+    apply_passage_and_interventions,
+    end_interventions,
+)
+from adjudicator.rulesets.blood_royale.economy import run_interphase
+from adjudicator.rulesets.blood_royale.forces import reorganise
+from adjudicator.rulesets.blood_royale.movement import ContactResolver, run_movement
+from adjudicator.rulesets.blood_royale.orders import register_br_orders
+from adjudicator.rulesets.blood_royale.scoring import emit_wealth_rows, run_cash_in_and_victory
+from adjudicator.rulesets.blood_royale.setup import RULESET_ID, build_blood_royale_state
+from adjudicator.rulesets.blood_royale.template import blood_royale_template
+from adjudicator.rulesets.blood_royale.turnstate import br_turn
+from adjudicator.rulesets.blood_royale.validation import validate_blood_royale
+from adjudicator.rulesets.dynasty.orders import DYNASTY_GRAMMAR
+from adjudicator.rulesets.dynasty.ruleset import DynastyRuleset
+from adjudicator.rulesets.dynasty.succession import settle_successions
+from adjudicator.state import GameState
+
+
+def build_grammar() -> Grammar:
+    """The dynasty orders, the war and economy orders, and the battle orders."""
+    grammar = DYNASTY_GRAMMAR.extended()
+    register_br_orders(grammar)
+    register_battle_orders(grammar)
+    return grammar
+
+
+BLOOD_ROYALE_GRAMMAR = build_grammar()
+
+
+class BloodRoyaleRuleset(DynastyRuleset):
+    id = RULESET_ID
+    grammar: Grammar = BLOOD_ROYALE_GRAMMAR
+
+    def __init__(self, rules: Mapping[str, Any],
+                 resolve_contacts: ContactResolver | None = None) -> None:
+        """``resolve_contacts`` replaces the battle rules, for tests of movement alone."""
+        super().__init__(rules)
+        self.resolve_contacts: ContactResolver = resolve_contacts or battle.resolve_contacts
+
+    def setup(self, spec: Mapping[str, Any], dice: Dice) -> GameState:
+        return build_blood_royale_state(spec, self.rules, dice)
+
+    def validate(self, state: GameState, sheets: dict[str, OrderSheet]) -> None:
+        super().validate(state, sheets)
+        validate_blood_royale(state, sheets, self.rules)
+
+    def play_turn(self, ctx: TurnContext) -> None:
+        super().play_turn(ctx)
+        state = ctx.state
+        turn = br_turn(ctx)
+        ctx.dice.set_phase("interphase")
+        apply_passage_and_interventions(ctx)
+        record_standing_orders(ctx)
+        run_interphase(ctx, turn)
+        reorganise(ctx)
+        run_movement(ctx, turn, self.resolve_contacts)
+        ctx.dice.set_phase("succession")
+        settle_successions(ctx)
+        run_cash_in_and_victory(ctx, turn)
+        end_interventions(state)
+        ctx.dice.set_phase("wealth")
+        emit_wealth_rows(ctx, turn)
+
+    def template(self, state: GameState, house: str) -> str:
+        return blood_royale_template(state, house, self.rules)

@@ -1,0 +1,171 @@
+"""Typed view of the Blood Royale tables outside battles and wealth.
+
+``economy.toml`` is handed to the ruleset as ``rules["economy"]``: the
+interphase and calendar numbers at its top level, and its ``[movement]`` and
+``[events]`` tables. Unit types come from the content pack as
+``rules["unit_types"]``, the basic goods from ``rules["wealth"]["basic"]``. A bad or missing
+entry raises ``RulesDataError`` naming it, once, when the tables are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.errors import RulesDataError
+
+EVENTS = ("plague", "famine", "unrest", "storm", "harvest", "nothing")
+
+
+@dataclass(frozen=True)
+class EconomyRules:
+    start_treasury: int
+    tax_normal: int
+    tax_extraordinary: int
+    revolt_price: int
+    upkeep_home: int
+    upkeep_abroad: int
+    raise_cost: int
+    army_cap: int
+    lost_return_turns: int
+    cash_in_every: int
+    cash_in_remainder: int
+    end_year: int
+
+
+@dataclass(frozen=True)
+class MovementRules:
+    rounds: int
+    moves: int
+    hostile_moves: int
+    counter_moves: int
+
+
+@dataclass(frozen=True)
+class EventRules:
+    die: int
+    table: dict[int, str]
+    unrest_die: int
+    revolt_at_most: int
+    extraordinary_modifier: int
+    adjacent_revolt_modifier: int
+    garrison: int
+    storm_die: int
+    storm_loss_at_most: int
+
+
+@dataclass(frozen=True)
+class UnitType:
+    """A unit type of the content pack (``[unit_types.<name>]``).
+
+    ``naval`` units move by sea and stand aside from the army cap;
+    ``flying`` units cross sea zones on their own; ``raisable`` says whether
+    ``raise`` may create them; ``cost`` overrides the raising price.
+    """
+
+    name: str
+    naval: bool = False
+    flying: bool = False
+    raisable: bool = True
+    capped: bool = True
+    cost: int | None = None
+
+
+@dataclass(frozen=True)
+class BRRules:
+    economy: EconomyRules
+    movement: MovementRules
+    events: EventRules
+    unit_types: dict[str, UnitType]
+    basic_goods: tuple[str, ...]
+
+    def unit_type(self, name: str) -> UnitType:
+        return self.unit_types.get(name) or UnitType(name)
+
+    def is_naval(self, type_name: str) -> bool:
+        return self.unit_type(type_name).naval
+
+    def raise_cost(self, type_name: str) -> int:
+        cost = self.unit_type(type_name).cost
+        return self.economy.raise_cost if cost is None else cost
+
+
+def _ints(cls: type[Any], data: Mapping[str, Any], section: str) -> Any:
+    names = [f for f in cls.__dataclass_fields__]
+    try:
+        return cls(**{name: int(data[name]) for name in names})
+    except KeyError as err:
+        raise RulesDataError(f"blood-royale {section}: missing entry {err}") from err
+    except (TypeError, ValueError) as err:
+        raise RulesDataError(f"blood-royale {section}: bad entry ({err})") from err
+
+
+def _event_rules(data: Mapping[str, Any]) -> EventRules:
+    try:
+        table = {int(face): str(event) for face, event in data["table"]}
+    except (KeyError, TypeError, ValueError) as err:
+        raise RulesDataError(f"blood-royale events: bad or missing table ({err})") from err
+    unknown = sorted(set(table.values()) - set(EVENTS))
+    if unknown:
+        raise RulesDataError(f"blood-royale events: unknown events {unknown}")
+    fields = {k: v for k, v in data.items() if k != "table"}
+    plain = _ints(_EventInts, fields, "events")
+    missing = [face for face in range(1, plain.die + 1) if face not in table]
+    if missing:
+        raise RulesDataError(f"blood-royale events: no event for faces {missing}")
+    return EventRules(table=table, **plain.__dict__)
+
+
+@dataclass(frozen=True)
+class _EventInts:
+    die: int
+    unrest_die: int
+    revolt_at_most: int
+    extraordinary_modifier: int
+    adjacent_revolt_modifier: int
+    garrison: int
+    storm_die: int
+    storm_loss_at_most: int
+
+
+def _unit_types(data: Mapping[str, Any]) -> dict[str, UnitType]:
+    found: dict[str, UnitType] = {}
+    for name, entry in data.items():
+        if not isinstance(entry, Mapping):
+            raise RulesDataError(f"unit type {name!r} must be a table")
+        naval = bool(entry.get("naval", False))
+        cost = entry.get("cost")
+        found[str(name)] = UnitType(
+            name=str(name),
+            naval=naval,
+            flying=bool(entry.get("flying", False)),
+            raisable=bool(entry.get("raisable", True)),
+            capped=bool(entry.get("capped", not naval)),
+            cost=None if cost is None else int(cost),
+        )
+    return found
+
+
+def br_rules(rules: Mapping[str, Any]) -> BRRules:
+    """The typed tables of a rules mapping, parsed once per mapping."""
+    cached = rules.get("_blood_royale_typed")
+    if isinstance(cached, BRRules):
+        return cached
+    economy = rules.get("economy")
+    if not isinstance(economy, Mapping):
+        raise RulesDataError("blood-royale rules: the economy table is missing")
+    for section in ("movement", "events"):
+        if not isinstance(economy.get(section), Mapping):
+            raise RulesDataError(f"blood-royale economy: the [{section}] table is missing")
+    typed = BRRules(
+        economy=_ints(EconomyRules, economy, "economy"),
+        movement=_ints(MovementRules, economy["movement"], "movement"),
+        events=_event_rules(economy["events"]),
+        unit_types=_unit_types(rules.get("unit_types", {})),
+        basic_goods=tuple(str(g) for g in rules.get("wealth", {}).get(
+            "basic", ("metal", "cloth", "food"))),
+    )
+    if isinstance(rules, dict):
+        rules["_blood_royale_typed"] = typed
+    return typed

@@ -1,0 +1,231 @@
+"""The board: kingdoms, provinces and who may go where (RULES.md B1, B3, B4).
+
+The map is content-pack data (``world.toml``): ``[[kingdom]]`` tables (id,
+letter, name, capital, color, law) and ``[[province]]`` tables (id, name,
+kingdom, kind ``land``/``sea``, capital, resource, x, y, neighbours). A house
+plays the kingdom with its letter. ``check_world`` refuses a map the rules
+cannot use, naming the fault.
+
+Blood Royale keeps its own between-turn data under
+``state.extra["blood_royale"]`` (see ``br_extra``): the home kingdom of each
+house, standing passage permissions, this turn's foreign interventions and
+the next counter number.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from adjudicator.errors import RulesDataError
+from adjudicator.state import GameState, Province, Unit
+
+LAND = "land"
+SEA = "sea"
+KEY = "blood_royale"
+
+
+# -- the data kept between turns ------------------------------------------------
+
+
+def br_extra(state: GameState) -> dict[str, Any]:
+    """Blood Royale's JSON-friendly corner of ``state.extra``, created on demand.
+
+    Keys: ``homes`` {house: kingdom}, ``passage`` {granting house: [houses]},
+    ``interventions`` {unit: house commanding it this turn}, ``next_counter``.
+    Battle standing orders live beside them under ``standing`` (battle_orders).
+    """
+    data: dict[str, Any] = state.extra.setdefault(KEY, {})
+    data.setdefault("homes", {})
+    data.setdefault("passage", {})
+    data.setdefault("interventions", {})
+    data.setdefault("next_counter", 1)
+    return data
+
+
+def home_kingdom(state: GameState, house: str) -> str | None:
+    kingdom: str | None = br_extra(state)["homes"].get(house)
+    return kingdom
+
+
+def home_house(state: GameState, province: Province) -> str | None:
+    """The house whose home kingdom holds ``province`` (None at sea or in no kingdom)."""
+    if province.kingdom is None:
+        return None
+    for house, kingdom in sorted(br_extra(state)["homes"].items()):
+        if kingdom == province.kingdom:
+            return str(house)
+    return None
+
+
+def is_home(state: GameState, house: str, province: Province) -> bool:
+    return province.kingdom is not None and province.kingdom == home_kingdom(state, house)
+
+
+def home_provinces(state: GameState, house: str) -> list[Province]:
+    """The land provinces of the house's home kingdom, in map order."""
+    kingdom = home_kingdom(state, house)
+    return [p for p in state.provinces.values() if p.kind == LAND and p.kingdom == kingdom]
+
+
+def controlled(state: GameState, house: str) -> list[Province]:
+    """The land provinces the house controls (B3), in map order."""
+    return [p for p in state.provinces.values() if p.kind == LAND and p.controller == house]
+
+
+def productive(province: Province) -> bool:
+    """A province in revolt or under famine pays no tax and produces nothing (B5)."""
+    return not province.revolt and not province.famine
+
+
+# -- passage and foreign intervention (B4) ---------------------------------------
+
+
+def passage_allowed(state: GameState, granter: str, grantee: str) -> bool:
+    """Whether ``granter`` lets ``grantee`` pass through its provinces (standing order)."""
+    return grantee in br_extra(state)["passage"].get(granter, [])
+
+
+def set_passage(state: GameState, granter: str, grantee: str, allowed: bool) -> bool:
+    """Record a permission; returns whether anything changed."""
+    table: dict[str, list[str]] = br_extra(state)["passage"]
+    granted = set(table.get(granter, []))
+    before = grantee in granted
+    if allowed:
+        granted.add(grantee)
+    else:
+        granted.discard(grantee)
+    if granted:
+        table[granter] = sorted(granted)
+    else:
+        table.pop(granter, None)
+    return before != allowed
+
+
+def unit_side(state: GameState, unit: Unit) -> str:
+    """The house giving the unit its orders this turn: its own, or the king it serves."""
+    under: str | None = br_extra(state)["interventions"].get(unit.id)
+    return under or unit.house
+
+
+def is_hostile_to(state: GameState, side: str, controller: str | None) -> bool:
+    """Whether a province of ``controller`` is enemy ground for units of ``side`` (B4)."""
+    return controller is not None and controller != side and not passage_allowed(
+        state, controller, side)
+
+
+def sides_in(state: GameState, province: str) -> dict[str, list[Unit]]:
+    """Units in a province grouped by the house commanding them, ids sorted."""
+    found: dict[str, list[Unit]] = {}
+    for unit in sorted(state.units.values(), key=lambda u: u.id):
+        if unit.province == province:
+            found.setdefault(unit_side(state, unit), []).append(unit)
+    return found
+
+
+# -- geography ---------------------------------------------------------------------
+
+
+def is_coastal(state: GameState, province: Province) -> bool:
+    return province.kind == LAND and any(
+        state.provinces[n].kind == SEA for n in province.neighbours)
+
+
+def find_province(state: GameState, token: str) -> Province | None:
+    """A province by id or by name, case-insensitively; names may use hyphens for spaces."""
+    if token in state.provinces:
+        return state.provinces[token]
+    wanted = _norm(token)
+    for province in state.provinces.values():
+        if _norm(province.id) == wanted or _norm(province.name) == wanted:
+            return province
+    return None
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().replace("-", " ").replace("_", " ").split())
+
+
+def shortest_path(state: GameState, start: str, goal: str,
+                  can_enter: Callable[[Province], bool]) -> list[str] | None:
+    """The provinces after ``start`` up to ``goal`` on a shortest route, or None.
+
+    Breadth-first over neighbours in map order, so ties always break the same
+    way. ``can_enter`` says which provinces the route may enter (the goal too).
+    """
+    if start == goal:
+        return []
+    parent: dict[str, str] = {start: start}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for nxt in state.provinces[here].neighbours:
+            if nxt in parent or not can_enter(state.provinces[nxt]):
+                continue
+            parent[nxt] = here
+            if nxt == goal:
+                path = [goal]
+                while parent[path[-1]] != start:
+                    path.append(parent[path[-1]])
+                return path[::-1]
+            queue.append(nxt)
+    return None
+
+
+# -- checking the map -----------------------------------------------------------------
+
+
+def check_world(world: Mapping[str, Any]) -> None:
+    """Refuse a map the rules cannot play: unknown or one-way neighbours, bad kinds,
+    a kingdom without exactly one capital of its own, unknown resources."""
+    kingdoms = world.get("kingdom", [])
+    provinces = world.get("province", [])
+    if not kingdoms or not provinces:
+        raise RulesDataError("world: the map needs [[kingdom]] and [[province]] tables")
+    by_id: dict[str, Mapping[str, Any]] = {}
+    for entry in provinces:
+        pid = entry.get("id")
+        if not isinstance(pid, str) or pid in by_id:
+            raise RulesDataError(f"world: province id {pid!r} is missing or repeated")
+        by_id[pid] = entry
+    kingdom_ids = {k.get("id") for k in kingdoms}
+    for pid, entry in by_id.items():
+        if entry.get("kind", LAND) not in (LAND, SEA):
+            raise RulesDataError(f"world: {pid} has kind {entry.get('kind')!r}")
+        kingdom = entry.get("kingdom")
+        if kingdom is not None and kingdom not in kingdom_ids:
+            raise RulesDataError(f"world: {pid} names an unknown kingdom {kingdom!r}")
+        for other in entry.get("neighbours", []):
+            if other not in by_id:
+                raise RulesDataError(f"world: {pid} borders an unknown province {other!r}")
+            if other == pid or pid not in by_id[other].get("neighbours", []):
+                raise RulesDataError(f"world: {pid} borders {other}, but not the other way")
+    for kingdom in kingdoms:
+        capitals = [p for p, e in by_id.items()
+                    if e.get("kingdom") == kingdom.get("id") and e.get("capital")]
+        if capitals != [kingdom.get("capital")]:
+            raise RulesDataError(f"world: kingdom {kingdom.get('id')!r} must have exactly one "
+                                 f"capital, its 'capital' {kingdom.get('capital')!r}; "
+                                 f"found {capitals}")
+
+
+def provinces_from_world(world: Mapping[str, Any]) -> list[Province]:
+    """The map's provinces as state records, uncontrolled, in file order."""
+    found: list[Province] = []
+    for entry in world["province"]:
+        kind = str(entry.get("kind", LAND))
+        found.append(Province(
+            id=str(entry["id"]), name=str(entry.get("name", entry["id"])), kind=kind,
+            kingdom=entry.get("kingdom"), capital=bool(entry.get("capital", False)),
+            resource=entry.get("resource"), neighbours=[str(n) for n in entry["neighbours"]],
+            x=float(entry.get("x", 0.0)), y=float(entry.get("y", 0.0))))
+    return found
+
+
+def kingdom_by_letter(world: Mapping[str, Any], letter: str) -> Mapping[str, Any] | None:
+    for kingdom in world.get("kingdom", []):
+        if str(kingdom.get("letter", "")).upper() == letter.upper():
+            found: Mapping[str, Any] = kingdom
+            return found
+    return None

@@ -1,0 +1,188 @@
+"""The chronicle store: one transaction per turn, exact rollback, determinism.
+
+DESIGN.md "Determinism and secrecy": "Running a turn twice with the same orders gives
+the same store." The store module promises that "a failure or a kill before the commit
+leaves the file exactly as it was at the end of the previous turn".
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from dynasty_helpers import ROOT, play_turns, store_dump, two_houses, write_campaign
+
+import chronicle.store as store_module
+from chronicle import runner
+from chronicle.campaign import load_campaign
+from chronicle.export import export_json
+from chronicle.store import Store
+
+KILL_MID_COMMIT = """
+import os, signal, sys
+from pathlib import Path
+import chronicle.store as store
+from chronicle import runner
+from chronicle.campaign import load_campaign
+
+real = store._insert_events
+
+def insert_then_die(session, turn, events):
+    real(session, turn, events)
+    session.flush()
+    os.kill(os.getpid(), signal.SIGKILL)
+
+store._insert_events = insert_then_die
+runner.adjudicate(load_campaign(Path(sys.argv[1])))
+"""
+
+
+def _campaign(tmp_path: Path, name: str = "camp", turns: int = 1) -> Path:
+    root = write_campaign(tmp_path / name, two_houses())
+    play_turns(root, turns)
+    return root
+
+
+def _next_orders(root: Path) -> None:
+    """Write the next turn's order files without adjudicating."""
+    from dynasty_helpers import write_orders
+
+    from chronicle.players.dynasty import dynasty_order_file
+
+    camp = load_campaign(root)
+    state = runner.current_state(camp, runner.ruleset_of(camp))
+    for hid in sorted(state.houses):
+        write_orders(root, state.turn + 1, hid,
+                     dynasty_order_file(state, hid, camp.rules, "ambitious"))
+
+
+def _export(root: Path) -> str:
+    camp = load_campaign(root)
+    store = Store.open(camp.store_path, camp.rules)
+    data = export_json(camp, store.state(), store.events())
+    return json.dumps(data, sort_keys=True)
+
+
+def test_store_kill_mid_transaction_leaves_the_previous_turn(tmp_path: Path) -> None:
+    """A SIGKILL after the first INSERT of turn 2's transaction: the store still ends at
+    turn 1, with exactly the same rows; turn 2 can then be adjudicated normally."""
+    root = _campaign(tmp_path)
+    _next_orders(root)
+    db = root / "chronicle.sqlite"
+    before = store_dump(db)
+    proc = subprocess.run([sys.executable, "-c", KILL_MID_COMMIT, str(root)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    assert not (root / "reports" / "turn-002").exists()
+    after = store_dump(db)
+    assert after == before
+    assert Store.open(db).last_turn() == 1
+    outcome = runner.adjudicate(load_campaign(root))
+    assert outcome.turn == 2 and Store.open(db).last_turn() == 2
+
+
+def test_store_exception_mid_commit_changes_nothing(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exception inside the turn's transaction rolls the whole turn back; no report
+    is written for it."""
+    root = _campaign(tmp_path)
+    _next_orders(root)
+    db = root / "chronicle.sqlite"
+    before = store_dump(db)
+
+    def broken(*_args: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(store_module, "_insert_rolls", broken)
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        runner.adjudicate(load_campaign(root))
+    assert store_dump(db) == before
+    assert not (root / "reports" / "turn-002").exists()
+
+
+def test_store_turn_cannot_be_committed_twice(tmp_path: Path) -> None:
+    """One transaction per turn: the same turn is never stored twice."""
+    root = _campaign(tmp_path)
+    camp = load_campaign(root)
+    store = Store.open(camp.store_path, camp.rules)
+    previous = store.state(0)
+    outcome = runner.resolve_next(camp, runner.ruleset_of(camp), previous)
+    before = store_dump(camp.store_path)
+    with pytest.raises(store_module.StoreError, match="already in the store"):
+        store.commit_turn(previous, outcome.result, outcome.orders.texts, outcome.orders.digest)
+    assert store_dump(camp.store_path) == before
+
+
+def test_store_rollback_then_replay_gives_the_identical_store(tmp_path: Path) -> None:
+    """`chronicle rollback --to N` "returns the store to the end of turn N"; re-adjudicating
+    the same orders gives the same store (compared through the JSON export and rows)."""
+    root = _campaign(tmp_path, turns=4)
+    db = root / "chronicle.sqlite"
+    export_before, rows_before = _export(root), store_dump(db)
+    camp = load_campaign(root)
+    store = Store.open(db, camp.rules)
+    turn1 = store.state(1).to_dict()
+    store.rollback(1)
+    assert store.last_turn() == 1 and store.state().to_dict() == turn1
+    for _ in range(3):
+        runner.adjudicate(load_campaign(root))
+    assert _export(root) == export_before
+    assert store_dump(db) == rows_before
+
+
+def test_store_rollback_to_zero_restores_the_start(tmp_path: Path) -> None:
+    """`rollback --to 0` is back to the starting state before turn 1."""
+    root = _campaign(tmp_path, turns=2)
+    camp = load_campaign(root)
+    store = Store.open(camp.store_path, camp.rules)
+    start = runner.initial_state(camp, runner.ruleset_of(camp)).to_dict()
+    store.rollback(0)
+    assert store.last_turn() == 0 and store.state().to_dict() == start
+    assert store.events(public_only=False) == []
+
+
+def test_store_same_seed_and_orders_give_identical_exports(tmp_path: Path) -> None:
+    """DESIGN.md: "Running a turn twice with the same orders gives the same store." Two
+    campaigns with the same seed and the same built-in players, in separate folders."""
+    first = _campaign(tmp_path / "a", turns=5)
+    second = _campaign(tmp_path / "b", turns=5)
+    assert _export(first) == _export(second)
+    assert store_dump(first / "chronicle.sqlite") == store_dump(second / "chronicle.sqlite")
+
+
+def test_store_secret_rolls_are_recorded_as_secret(tmp_path: Path) -> None:
+    """DESIGN.md: "Every roll is recorded: turn, phase, sequence, purpose, subject, dice,
+    faces, total, and whether it is secret." A5.4: the threshold roll is secret."""
+    root = write_campaign(tmp_path / "camp", two_houses())
+    play_turns(root, 1)
+    rows = store_dump(root / "chronicle.sqlite")["rolls"]
+    assert rows and all(len(r) == 10 for r in rows)
+    import sqlite3
+
+    con = sqlite3.connect(root / "chronicle.sqlite")
+    purposes = dict(con.execute("SELECT purpose, MAX(secret) FROM rolls GROUP BY purpose"))
+    con.close()
+    assert purposes.get("survival (natural)") == 0
+    assert all(secret == 0 for purpose, secret in purposes.items()
+               if purpose != "epidemic threshold")
+
+
+@pytest.mark.xfail(reason="BUG: runner.initial_state throws away the setup dice: the secret "
+                          "epidemic threshold drawn at setup (turn 0) is never recorded",
+                   strict=True)
+def test_store_setup_rolls_are_recorded(tmp_path: Path) -> None:
+    """DESIGN.md: "Every roll is recorded"; A5.4: the first y is drawn before turn 1 and
+    must be re-checkable from the seed, like every roll, once the seed is revealed."""
+    root = write_campaign(tmp_path / "camp", two_houses())
+    play_turns(root, 1)
+    import sqlite3
+
+    con = sqlite3.connect(root / "chronicle.sqlite")
+    found = con.execute("SELECT turn, secret FROM rolls WHERE purpose = 'epidemic threshold'"
+                        " AND turn = 0").fetchall()
+    con.close()
+    assert found == [(0, 1)]
