@@ -8,11 +8,13 @@ is the ruleset's job (``Ruleset.validate``); it adds more rejections.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 MAX_LINE = 500
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 T = TypeVar("T", bound="Order")
 
@@ -232,7 +234,9 @@ def parse_orders(
     """
     sheet = OrderSheet(house=expected_house or "", file=filename)
     seen_header = False
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # Only CR/LF end a line: str.splitlines would also split on form feeds and
+    # Unicode separators, and the line numbers would no longer match an editor's.
+    for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
         shown = raw.strip()
         if len(shown) > MAX_LINE:
             shown = shown[:MAX_LINE] + "…"

@@ -12,7 +12,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from adjudicator.dice import SeededDice
+from adjudicator.dice import Roll, SeededDice
 from adjudicator.errors import ChronicleRulesError
 from adjudicator.rulesets import get_ruleset
 from adjudicator.rulesets.base import Ruleset, TurnResult
@@ -36,12 +36,17 @@ def ruleset_of(campaign: Campaign) -> Ruleset:
     return get_ruleset(campaign.ruleset, campaign.rules)
 
 
-def initial_state(campaign: Campaign, ruleset: Ruleset) -> GameState:
-    """The turn-0 state; setup dice are drawn from the seed like every other roll."""
+def initial_setup(campaign: Campaign, ruleset: Ruleset) -> tuple[GameState, list[Roll]]:
+    """The turn-0 state and its dice, drawn from the seed like every other roll."""
+    dice = SeededDice(campaign.seed, 0, "setup")
     try:
-        return ruleset.setup(campaign.spec, SeededDice(campaign.seed, 0, "setup"))
+        return ruleset.setup(campaign.spec, dice), list(dice.log)
     except ChronicleRulesError as err:
         raise CampaignError(f"campaign.toml: {err}") from None
+
+
+def initial_state(campaign: Campaign, ruleset: Ruleset) -> GameState:
+    return initial_setup(campaign, ruleset)[0]
 
 
 def open_store(campaign: Campaign, ruleset: Ruleset, *, create: bool = True) -> Store:
@@ -58,12 +63,12 @@ def open_store(campaign: Campaign, ruleset: Ruleset, *, create: bool = True) -> 
         return store
     if not create:
         raise CampaignError(f"{path.name}: no store yet; adjudicate a turn first")
-    state = initial_state(campaign, ruleset)
+    state, rolls = initial_setup(campaign, ruleset)
     row = CampaignRow(slug=campaign.slug, title=campaign.title, ruleset=campaign.ruleset,
                       start_year=state.start_year, end_year=state.end_year,
                       target=state.target, seed_commitment=seed_commitment(campaign.seed),
                       language=campaign.language, world=campaign.spec.get("world"))
-    return Store.create(path, row, state, campaign.rules)
+    return Store.create(path, row, state, campaign.rules, rolls)
 
 
 def current_state(campaign: Campaign, ruleset: Ruleset) -> GameState:

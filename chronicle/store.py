@@ -89,13 +89,14 @@ class Store:
 
     @classmethod
     def create(cls, path: Path | str, campaign: CampaignRow, initial: GameState,
-               rules: Mapping[str, Any] | None = None) -> Store:
+               rules: Mapping[str, Any] | None = None, rolls: Sequence[Roll] = ()) -> Store:
         store = cls(open_engine(path), rules)
         SQLModel.metadata.create_all(store.engine)
         campaign.initial = dump_snapshot(initial)
         with Session(store.engine) as session, session.begin():
             session.add(campaign)
             _write_tables(session, initial, None, store.rules)
+            _insert_rolls(session, rolls)
         return store
 
     # -- reading ---------------------------------------------------------------

@@ -177,9 +177,6 @@ def test_a9_captured_commander_is_not_reassigned_the_same_turn() -> None:
             assert all(pid not in u.commanders for u in result.state.units.values())
 
 
-@pytest.mark.xfail(reason="BUG: capture.check_prisoner ignores death: a prisoner who died "
-                          "earlier in the turn is 'released' and his ransom is still paid",
-                   strict=True)
 def test_a9_no_ransom_is_paid_for_a_dead_prisoner() -> None:
     """A9: release against a ransom frees a living prisoner. The arbiter's `kill`
     "takes effect at the start of the turn", so the ransom must not change hands."""

@@ -89,9 +89,6 @@ def test_a7_renunciation_clause_is_applied_and_public() -> None:
     assert Renunciation.public
 
 
-@pytest.mark.xfail(reason="BUG: MarryOrder.key compares the dynasty of a renunciation "
-                          "clause as typed, so 'in F' and 'in france' are judged different",
-                   strict=True)
 def test_a7_same_clause_written_with_letter_or_house_id_agrees() -> None:
     """A7: "Both declarations must carry the same clauses." Naming France by its letter or
     its id is the same clause (DESIGN.md accepts either for a dynasty)."""
@@ -200,9 +197,6 @@ def test_a1_widowed_queen_stays() -> None:
     assert not any(isinstance(e, WidowReturns) for e in ctx.events)
 
 
-@pytest.mark.xfail(reason="BUG: phase.run_widows sets a minor-noble widow's court to her "
-                          "dynasty, None: she leaves every court and no house can order her",
-                   strict=True)
 def test_a1_minor_noble_widow_keeps_a_court() -> None:
     """A1: widows return "to the court of her birth dynasty"; a minor noble has none, so
     she must stay where she lives rather than vanish from every court."""

@@ -60,9 +60,6 @@ def test_a6_queen_regnant_husband_becomes_king_consort() -> None:
     assert s.persons["fs2"].court == "england"
 
 
-@pytest.mark.xfail(reason="BUG: succession.crown moves the King Consort to the realm's court "
-                          "but leaves the queen regnant herself at her husband's old court",
-                   strict=True)
 def test_a6_queen_regnant_and_consort_live_at_her_court() -> None:
     """A1: "A wife joins her husband's court. If the wife is a reigning queen, the husband
     joins her court as King Consort." The couple must share her realm's court."""

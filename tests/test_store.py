@@ -171,9 +171,6 @@ def test_store_secret_rolls_are_recorded_as_secret(tmp_path: Path) -> None:
                if purpose != "epidemic threshold")
 
 
-@pytest.mark.xfail(reason="BUG: runner.initial_state throws away the setup dice: the secret "
-                          "epidemic threshold drawn at setup (turn 0) is never recorded",
-                   strict=True)
 def test_store_setup_rolls_are_recorded(tmp_path: Path) -> None:
     """DESIGN.md: "Every roll is recorded"; A5.4: the first y is drawn before turn 1 and
     must be re-checkable from the seed, like every roll, once the seed is revealed."""

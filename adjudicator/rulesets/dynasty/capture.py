@@ -57,6 +57,8 @@ def check_prisoner(state: GameState, house: str, order: PrisonerOrder | PayRanso
     person = find(state, order.person)
     if person is None:
         return f"nobody is called {order.person!r}"
+    if person.died is not None:
+        return f"{person.name} is dead"
     if person.prisoner_of is None:
         return f"{person.name} is nobody's prisoner"
     if isinstance(order, PrisonerOrder) and person.prisoner_of != house:

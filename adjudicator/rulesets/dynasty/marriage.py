@@ -142,7 +142,8 @@ def _settle_pair(ctx: TurnContext, pair: frozenset[str], lines: list[_Declared],
             ctx.notify(h, f"{lines[0].house} declared a marriage of {a.name} and {b.name} "
                           "that this house did not declare; it was refused")
         return
-    keys = {d.order.key(ids) for d in lines}
+    dynasties = {h.letter.lower(): h.id for h in state.houses.values()}
+    keys = {d.order.key(ids, dynasties) for d in lines}
     if len(keys) > 1:
         for d in lines:
             ctx.reject(d.house, d.order, "the two houses' lines differ in their clauses")

@@ -23,10 +23,11 @@ class MarryOrder(_Order):
     children: str | None = None  # "father" | "mother"
     renounce: tuple[tuple[str, str], ...] = ()
 
-    def key(self, resolve: dict[str, str]) -> tuple[object, ...]:
-        """What both houses' lines must agree on, with people resolved to ids."""
+    def key(self, resolve: dict[str, str], dynasty: dict[str, str]) -> tuple[object, ...]:
+        """What both houses' lines must agree on, with people and dynasties resolved."""
         pair = frozenset(resolve.get(p, p) for p in (self.first, self.second) if p)
-        clauses = frozenset((resolve.get(p, p), d.lower()) for p, d in self.renounce)
+        clauses = frozenset((resolve.get(p, p), dynasty.get(d.lower(), d.lower()))
+                            for p, d in self.renounce)
         return (pair, self.children or "father", clauses)
 
 

@@ -41,7 +41,8 @@ def run_widows(ctx: TurnContext) -> None:
     state = ctx.state
     ctx.dice.set_phase("widows")
     for person in sorted(state.living(), key=lambda p: p.seq):
-        if person.sex != Sex.FEMALE or person.spouse is not None or person.widowed_queen:
+        if (person.sex != Sex.FEMALE or person.spouse is not None or person.widowed_queen
+                or person.dynasty is None):
             continue
         if any(h.ruler == person.id for h in state.houses.values()):
             continue

@@ -14,6 +14,7 @@ def crown(state: GameState, house: House, person: Person, year: int) -> None:
         house.rulers[-1][2] = year
     house.ruler = person.id
     house.rulers.append([person.id, year, None])
+    person.court = house.id
     if person.sex == Sex.FEMALE and person.spouse:
         consort = state.persons[person.spouse]
         consort.king_consort = True
