@@ -21,7 +21,8 @@ def _md(text: str) -> str:
     return "".join("\\" + ch if ch in "\\`*_[]<>|" else ch for ch in text)
 
 
-def house_report(state: GameState, outcome: TurnOutcome, house: str) -> str:
+def house_report(state: GameState, outcome: TurnOutcome, house: str,
+                 chronicle: list[str] | None = None) -> str:
     result = outcome.result
     name = state.houses[house].name if house in state.houses else house
     lines = [f"# {_md(name)}: turn {outcome.turn} ({outcome.year})", ""]
@@ -45,7 +46,7 @@ def house_report(state: GameState, outcome: TurnOutcome, house: str) -> str:
         lines += ["", "## For your eyes only"]
         lines += [f"- {_md(n.text)}" for n in notices]
     lines += ["", "## The chronicle of the turn"]
-    lines += _event_lines(state, result.events)
+    lines += chronicle if chronicle is not None else _event_lines(state, result.events)
     lines += ["", "## Your family"]
     lines += _family(state, house)
     return "\n".join(lines) + "\n"
@@ -85,7 +86,8 @@ def _family(state: GameState, house: str) -> list[str]:
     return out or ["- Nobody is left."]
 
 
-def arbiter_report(state: GameState, outcome: TurnOutcome) -> str:
+def arbiter_report(state: GameState, outcome: TurnOutcome,
+                   chronicle: list[str] | None = None) -> str:
     result = outcome.result
     lines = [f"# Arbiter's report: turn {outcome.turn} ({outcome.year})", ""]
     lines.append(f"Houses with defaults: {', '.join(result.defaulted) or 'none'}")
@@ -94,7 +96,7 @@ def arbiter_report(state: GameState, outcome: TurnOutcome) -> str:
     lines += ["", "## Rejected lines"]
     lines += [f"- `{r}`" for r in result.rejections] or ["- none"]
     lines += ["", "## Events"]
-    lines += _event_lines(state, result.events)
+    lines += chronicle if chronicle is not None else _event_lines(state, result.events)
     lines += ["", "## Private notices"]
     lines += [f"- {e.house}: {_md(e.text)}" for e in result.events if isinstance(e, Notice)]
     return "\n".join(lines) + "\n"
@@ -105,12 +107,12 @@ def write_reports(campaign: Campaign, outcome: TurnOutcome) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     state = outcome.result.state
     written = []
-    houses = sorted(set(outcome.previous.houses))
-    for house in houses:
+    chronicle = _event_lines(state, outcome.result.events)
+    for house in sorted(outcome.previous.houses):
         path = folder / f"{house}.md"
-        path.write_text(house_report(state, outcome, house), encoding="utf-8")
+        path.write_text(house_report(state, outcome, house, chronicle), encoding="utf-8")
         written.append(path)
     path = folder / "arbiter.md"
-    path.write_text(arbiter_report(state, outcome), encoding="utf-8")
+    path.write_text(arbiter_report(state, outcome, chronicle), encoding="utf-8")
     written.append(path)
     return written

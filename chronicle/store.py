@@ -171,8 +171,12 @@ class Store:
 _TABLES = (HouseRow, PersonRow, MarriageRow, ClaimRow, UnitRow, ProvinceRow)
 
 
-def _rows(state: GameState) -> dict[type, list[dict[str, Any]]]:
-    """The normalised rows of a state, table by table."""
+def _rows(state: GameState, settled: frozenset[str] = frozenset()) -> dict[type, list[dict[str, Any]]]:
+    """The normalised rows of a state, table by table.
+
+    ``settled`` names people whose rows cannot change any more (the long
+    dead); they are left out so that a turn costs what the living cost.
+    """
     rows: dict[type, list[dict[str, Any]]] = {t: [] for t in _TABLES}
     for h in state.houses.values():
         rows[HouseRow].append(dict(id=h.id, letter=h.letter, name=h.name, law=h.law,
@@ -181,6 +185,8 @@ def _rows(state: GameState) -> dict[type, list[dict[str, Any]]]:
                                    eliminated_turn=h.eliminated_turn, treasury=h.treasury,
                                    rulers=json.dumps(h.rulers)))
     for p in state.persons.values():
+        if p.id in settled:
+            continue
         rows[PersonRow].append(dict(
             id=p.id, seq=p.seq, name=p.name, sex=p.sex, born=p.born, died=p.died,
             death_cause=p.death_cause, dynasty=p.dynasty, court=p.court, father=p.father,
@@ -191,16 +197,18 @@ def _rows(state: GameState) -> dict[type, list[dict[str, Any]]]:
             rows[ClaimRow].append(dict(person=p.id, dynasty=dynasty, ref=ref,
                                        renounced_turn=None))
     for m in state.marriages:
+        if m.husband in settled and m.wife in settled:
+            continue
         rows[MarriageRow].append(dict(id=m.id, husband=m.husband, wife=m.wife, turn=m.turn,
                                       year=m.year, children_dynasty=m.children_dynasty,
                                       ended=m.ended, end_cause=m.end_cause))
     return rows
 
 
-def _renounced_claims(state: GameState) -> list[dict[str, Any]]:
+def _renounced_claims(state: GameState, settled: frozenset[str]) -> list[dict[str, Any]]:
     return [dict(person=p.id, dynasty=d, ref=f"-{p.id}-{d}", renounced_turn=t)
-            for p in state.persons.values() for d, t in p.renounced.items()
-            if d not in p.refs]
+            for p in state.persons.values() if p.id not in settled
+            for d, t in p.renounced.items() if d not in p.refs]
 
 
 def _write_tables(session: Session, state: GameState, previous: GameState | None,
@@ -210,8 +218,10 @@ def _write_tables(session: Session, state: GameState, previous: GameState | None
     ``previous`` lets a turn write only what changed: rows that are equal in
     both states are left alone, which keeps a long campaign's turns cheap.
     """
-    rows = _rows(state)
-    rows[ClaimRow].extend(_renounced_claims(state))
+    settled = frozenset() if previous is None else frozenset(
+        pid for pid, p in previous.persons.items() if p.died is not None)
+    rows = _rows(state, settled)
+    rows[ClaimRow].extend(_renounced_claims(state, settled))
     rows[UnitRow] = [dict(id=u.id, house=u.house, type=u.type, armies=u.armies,
                           province=u.province, commanders=json.dumps(u.commanders),
                           command_value=unit_command_value(state, u, rules) if rules else 0)
@@ -221,9 +231,9 @@ def _write_tables(session: Session, state: GameState, previous: GameState | None
                               revolt=p.revolt, famine=p.famine, x=p.x, y=p.y,
                               neighbours=json.dumps(p.neighbours))
                          for p in state.provinces.values()]
-    old = _rows(previous) if previous is not None else None
-    if old is not None:
-        old[ClaimRow].extend(_renounced_claims(previous))  # type: ignore[arg-type]
+    old = _rows(previous, settled) if previous is not None else None
+    if old is not None and previous is not None:
+        old[ClaimRow].extend(_renounced_claims(previous, settled))
     for table in _TABLES:
         new_rows = rows[table]
         if old is None or table in (UnitRow, ProvinceRow, HouseRow):

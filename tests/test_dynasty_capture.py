@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from dynasty_helpers import (
     add_living,
     assert_rate,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from dynasty_helpers import build, context, house, person, reasons, scripted, spec_of, validated
 
 from adjudicator.events import MinorNobleCreated, Notice, Renunciation, Wedding, WidowReturns
