@@ -221,7 +221,8 @@ def build(campaigns: tuple[Path, ...], output: Path) -> None:
     for folder in campaigns:
         load_campaign(folder)
     report = build_site(list(campaigns), output)
-    click.echo(f"Site written to {output}/ ({report})")
+    click.echo(f"Site written to {output}/: {report.files} files, {len(report.changed)} "
+               f"changed, {len(report.removed)} removed. Open {output}/index.html.")
 
 
 @cli.command()

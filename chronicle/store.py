@@ -240,20 +240,19 @@ def _write_tables(session: Session, state: GameState, previous: GameState | None
             session.execute(delete(table))
             _bulk(session, table, new_rows)
             continue
-        keys = _key_fields(table)
-        before = {tuple(r[k] for k in keys): r for r in old[table]}
-        after = {tuple(r[k] for k in keys): r for r in new_rows}
-        gone = [k for k in before if k not in after]
-        changed = [r for k, r in after.items() if before.get(k) != r]
-        for key in gone + [tuple(r[k] for k in keys) for r in changed if
-                           tuple(r[k] for k in keys) in before]:
-            clause = [getattr(table, k) == v for k, v in zip(keys, key, strict=True)]
-            session.execute(delete(table).where(*clause))
-        _bulk(session, table, changed)
-
-
-def _key_fields(table: type) -> tuple[str, ...]:
-    return ("person", "dynasty") if table is ClaimRow else ("id",)
+        # Rows are replaced by owner: a person's claims go with the person.
+        owner = "person" if table is ClaimRow else "id"
+        before: dict[str, list[dict[str, Any]]] = {}
+        after: dict[str, list[dict[str, Any]]] = {}
+        for row in old[table]:
+            before.setdefault(row[owner], []).append(row)
+        for row in new_rows:
+            after.setdefault(row[owner], []).append(row)
+        stale = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+        column = getattr(table, owner)
+        for start in range(0, len(stale), 500):
+            session.execute(delete(table).where(column.in_(stale[start:start + 500])))
+        _bulk(session, table, [r for k in stale for r in after.get(k, [])])
 
 
 def _bulk(session: Session, table: type, rows: Sequence[dict[str, Any]]) -> None:
