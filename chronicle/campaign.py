@@ -145,8 +145,9 @@ def load_rules(ruleset: str, spec: dict[str, Any]) -> dict[str, Any]:
                 rules[part.stem] = tomllib.loads(part.read_text("utf-8"))
     if ruleset == "familles":
         rules["familles"] = tomllib.loads((RULESET_DIR / "familles.toml").read_text("utf-8"))
-    houses = list(spec.get("house", [])) or list(rules.get("houses", {}).get("house", []))
-    rules["names"] = _names([h for h in houses if isinstance(h, dict)])
+    # The pack's name lists first, then any the campaign gives its own houses.
+    houses = list(rules.get("houses", {}).get("house", [])) + list(spec.get("house", []))
+    rules["names"] = _names([h for h in houses if isinstance(h, dict) and "id" in h])
     return deep_merge(rules, overrides)
 
 

@@ -1,0 +1,257 @@
+"""The site generator: campaign stores in, a static site out.
+
+Fixed phases, as in Pelican: load each store into view models
+(``data.load_campaign``), prepare one ``SiteContext`` (templates compiled
+once, translations, drawings), then run the page builders with the writer.
+
+Layout: ``index.html`` at the root lists the campaigns (an archive of one is
+still an archive, so adding a campaign later never moves a page); each
+campaign lives in ``<slug>/`` (see ``pages`` for its URLs); ``sitemap.xml``
+covers them all.
+
+Incremental builds: the writer rewrites only changed bytes, and a campaign
+whose inputs (store, ``campaign.toml``, commentary, theme, generator code)
+hash to the fingerprint of the previous build is not rendered at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+from sqlmodel import Session, create_engine, select
+
+from chronicle.models import CampaignRow, TurnRow
+from chronicle.publish import genealogy
+from chronicle.publish.data import STORE, SiteData, load_campaign, read_campaign_toml, slugify
+from chronicle.publish.errors import PublishError
+from chronicle.publish.feeds import build_feed, build_search_index, build_sitemap
+from chronicle.publish.i18n import ConstantGettext, translations
+from chronicle.publish.narrative import Narrator
+from chronicle.publish.pages import BUILDERS, SiteContext, title_of
+from chronicle.publish.writer import Writer
+
+__all__ = ["BuildReport", "PublishError", "build_site"]
+
+PACKAGE = Path(__file__).resolve().parent
+THEMES = PACKAGE.parents[1] / "themes"
+BASE_THEME = "default"
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class BuildReport:
+    """What a build did: files written (changed), kept unchanged, and removed."""
+
+    campaigns: list[str] = field(default_factory=list)
+    files: int = 0
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CampaignSummary:
+    """The few facts the archive index needs, read without loading the store."""
+
+    folder: Path
+    slug: str
+    title: str
+    ruleset: str
+    language: str
+    turn: int
+    year: int
+
+
+def summarise(folder: Path) -> CampaignSummary:
+    store = folder / STORE
+    if not store.is_file():
+        raise PublishError(f"no campaign store in {str(folder)!r}")
+    engine = create_engine(f"sqlite:///{store}")
+    try:
+        with Session(engine) as session:
+            row = session.exec(select(CampaignRow)).first()
+            last = session.exec(select(TurnRow).order_by(TurnRow.number.desc())).first()  # type: ignore[union-attr]
+    finally:
+        engine.dispose()
+    if row is None:
+        raise PublishError(f"the store {str(store)!r} has no campaign")
+    meta = read_campaign_toml(folder)
+    return CampaignSummary(
+        folder=folder, slug=slugify(str(meta.get("slug") or row.slug), "campaign"),
+        title=str(meta.get("title") or row.title), ruleset=row.ruleset,
+        language=str(meta.get("language") or row.language or "en"),
+        turn=last.number if last else 0, year=last.year if last else row.start_year)
+
+
+# -- themes -------------------------------------------------------------------
+def theme_chain(folder: Path | None, theme: str) -> list[Path]:
+    """Campaign overrides, then the chosen theme, then the base theme."""
+    chain = []
+    if folder is not None:
+        chain.append(folder / "theme")
+    name = slugify(theme, BASE_THEME)
+    if name != BASE_THEME:
+        chain.append(THEMES / name)
+    chain.append(THEMES / BASE_THEME)
+    return [p for p in chain if p.is_dir()]
+
+
+_ENVIRONMENTS: dict[tuple[tuple[Path, ...], str], jinja2.Environment] = {}
+
+
+def environment(chain: list[Path], language: str) -> jinja2.Environment:
+    """A Jinja environment per (theme chain, language): templates compile once."""
+    key = (tuple(chain), language)
+    env = _ENVIRONMENTS.get(key)
+    if env is None:
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader([str(p / "templates") for p in chain]),
+            autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
+            lstrip_blocks=True, auto_reload=False, cache_size=-1,
+            extensions=["jinja2.ext.i18n", ConstantGettext])
+        trans = translations(language)
+        env.install_gettext_translations(trans, newstyle=True)  # type: ignore[attr-defined]
+        env.globals["_constant_gettext"] = trans.gettext
+        env.globals["language"] = language
+        _ENVIRONMENTS[key] = env
+    return env
+
+
+def static_files(chain: list[Path]) -> dict[str, Path]:
+    """Static assets by relative path; an earlier layer overrides a later one."""
+    found: dict[str, Path] = {}
+    for layer in reversed(chain):
+        static = layer / "static"
+        for path in sorted(static.rglob("*")) if static.is_dir() else []:
+            if path.is_file() and not path.is_symlink():
+                found[path.relative_to(static).as_posix()] = path
+    return dict(sorted(found.items()))
+
+
+# -- fingerprints ---------------------------------------------------------------
+def _files_under(folder: Path, patterns: Iterable[str]) -> list[Path]:
+    return sorted({p for pat in patterns for p in folder.rglob(pat) if p.is_file()})
+
+
+def fingerprint(folder: Path, chain: list[Path], base_url: str) -> str:
+    """The hash of everything a campaign's pages are made from."""
+    digest = hashlib.sha256(base_url.encode())
+    inputs = [folder / STORE, folder / "campaign.toml"]
+    if (folder / "commentary").is_dir():
+        inputs += _files_under(folder / "commentary", ["*.md"])
+    for layer in chain:
+        inputs += _files_under(layer, ["*"])
+    inputs += _files_under(PACKAGE, ["*.py", "*.po"])
+    for path in inputs:
+        if path.is_file():
+            digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+# -- building -------------------------------------------------------------------
+def prepare(data: SiteData, *, archive: bool = True) -> SiteContext:
+    """The context of one campaign: templates, translations and drawings."""
+    campaign = data.campaign
+    chain = theme_chain(campaign.folder, campaign.theme)
+    env = environment(chain, campaign.language)
+    trans = translations(campaign.language)
+    narrator = Narrator(data.people, data.houses, trans.gettext, trans.ngettext)
+    ctx = SiteContext(data=data, env=env, narrator=narrator,
+                      prefix=f"{campaign.slug}/" if archive else "", archive=archive)
+    _add_genealogies(ctx)
+    return ctx
+
+
+def _add_genealogies(ctx: SiteContext) -> None:
+    data = ctx.data
+    rulers = {pid for h in data.houses.values() for pid, _s, _e in h.rulers}
+    reigning = {h.ruler for h in data.houses.values() if h.ruler and not h.eliminated}
+    people = [genealogy.TreePerson(
+        id=p.id, name=p.name, sex=p.sex, born=p.born, died=p.died, dynasty=p.dynasty,
+        father=p.father, mother=p.mother, refs=p.refs, ruler=p.id in reigning,
+        was_ruler=p.id in rulers, title=title_of(ctx, p)) for p in data.person_order()]
+    marriages = [genealogy.TreeMarriage(husband=m.husband, wife=m.wife, year=m.year)
+                 for m in data.final.marriages]
+    slugs = {p.id: p.slug for p in data.people.values()}
+    result = genealogy.render_genealogies(
+        people, marriages, data.final.houses,
+        lambda pid: f"../people/{slugs[pid]}/index.html" if pid in slugs else None,
+        cache_dir=data.campaign.folder / ".cache" / "graphviz")
+    for part in result.parts:
+        name = f"genealogy/{part.filename}"
+        ctx.svgs[name] = result.svgs[part.filename]
+        ctx.genealogies.setdefault(part.dynasty, []).append(name)
+        for pid in part.members:
+            ctx.person_diagram.setdefault(pid, name)
+
+
+def build_campaign(ctx: SiteContext, writer: Writer, base_url: str = "") -> None:
+    for builder in BUILDERS:
+        builder(ctx, writer.write)
+    build_feed(ctx, writer.write, base_url)
+    build_search_index(ctx, writer.write)
+    for rel, path in static_files(theme_chain(ctx.data.campaign.folder,
+                                              ctx.data.campaign.theme)).items():
+        writer.write(f"{ctx.prefix}static/{rel}", path.read_bytes())
+
+
+def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | None = None,
+               base_url: str = "") -> BuildReport:
+    """Publish the campaigns in ``campaign_dirs`` as one static site in ``out``.
+
+    ``progress`` (optional) is called with a short message per campaign.
+    ``base_url`` (optional) makes the sitemap and feed links absolute.
+    """
+    say = progress or (lambda _message: None)
+    writer = Writer(out)
+    report = BuildReport()
+    summaries = [summarise(Path(d)) for d in campaign_dirs]
+    slugs = [s.slug for s in summaries]
+    if len(set(slugs)) != len(slugs):
+        raise PublishError(f"two campaigns share a slug: {sorted(slugs)}")
+    for summary in sorted(summaries, key=lambda s: s.slug):
+        meta = read_campaign_toml(summary.folder)
+        chain = theme_chain(summary.folder, str(meta.get("theme") or BASE_THEME))
+        print_ = fingerprint(summary.folder, chain, base_url)
+        report.campaigns.append(summary.slug)
+        if writer.previous_fingerprint(summary.slug) == print_ and writer.keep_group(summary.slug):
+            say(f"{summary.slug}: unchanged")
+            report.reused.append(summary.slug)
+            continue
+        say(f"{summary.slug}: loading")
+        data = load_campaign(summary.folder)
+        ctx = prepare(data)
+        say(f"{summary.slug}: writing")
+        writer.begin_group(summary.slug, print_)
+        build_campaign(ctx, writer, base_url)
+        writer.end_group()
+    _build_archive(summaries, writer)
+    build_sitemap(sorted(writer.written), writer.write, base_url)
+    report.removed = writer.finish()
+    report.changed = list(writer.changed)
+    report.files = len(writer.written)
+    return report
+
+
+def _build_archive(summaries: list[CampaignSummary], writer: Writer) -> None:
+    """The root index listing every campaign, in the first campaign's language.
+
+    Browsers ask for ``/favicon.ico`` whatever the page says (an SVG opened
+    alone, for one): the root gets a copy so that the request never fails.
+    """
+    ordered = sorted(summaries, key=lambda s: s.slug)
+    language = ordered[0].language if ordered else "en"
+    chain = theme_chain(None, BASE_THEME)
+    env = environment(chain, language)
+    writer.write("index.html", env.get_template("archive.html").render(
+        campaigns=ordered, root="", site_root=""))
+    assets = static_files(chain)
+    for rel, path in assets.items():
+        writer.write(f"static/{rel}", path.read_bytes())
+    if "favicon.ico" in assets:
+        writer.write("favicon.ico", assets["favicon.ico"].read_bytes())

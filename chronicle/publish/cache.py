@@ -1,0 +1,70 @@
+"""A content-addressed cache for rendered diagrams.
+
+Laying out a large genealogy is the slowest step of a build, and most
+diagrams do not change from one turn to the next. The cache keys a rendering
+by the SHA-256 of its source text (the DOT) and a salt naming the renderer,
+so an unchanged diagram is read back instead of laid out again, and a new
+Graphviz or a new post-processing step gets fresh files. Entries hold no
+timestamp; the same source always maps to the same file, e.g.
+``<campaign>/.cache/graphviz/<sha256>.svg``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+Renderer = Callable[[str], str]
+
+
+class RenderCache:
+    """Rendered text stored under ``folder`` by the hash of its source."""
+
+    def __init__(self, folder: Path, *, salt: str = "", suffix: str = ".svg") -> None:
+        self.folder = folder
+        self.salt = salt
+        self.suffix = suffix
+
+    def key(self, source: str) -> str:
+        digest = hashlib.sha256()
+        digest.update(self.salt.encode("utf-8"))
+        digest.update(b"\0")
+        digest.update(source.encode("utf-8"))
+        return digest.hexdigest()
+
+    def path(self, source: str) -> Path:
+        return self.folder / f"{self.key(source)}{self.suffix}"
+
+    def get(self, source: str) -> str | None:
+        try:
+            return self.path(source).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+
+    def put(self, source: str, rendered: str) -> None:
+        """Store atomically, so an interrupted build never leaves half a file."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        target = self.path(source)
+        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-", suffix=self.suffix)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+                handle.write(rendered)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+def render_cached(source: str, render: Renderer, cache: RenderCache | None) -> str:
+    """``render(source)``, unless the cache already holds its result."""
+    if cache is None:
+        return render(source)
+    hit = cache.get(source)
+    if hit is not None:
+        return hit
+    rendered = render(source)
+    cache.put(source, rendered)
+    return rendered

@@ -1,0 +1,464 @@
+"""Load one campaign store into the plain view models the pages need.
+
+Everything is read once, up front, in a handful of queries; the page builders
+never query. Only what is public leaves this module: events with
+``public = False``, secret rolls, order files and rejections are never read;
+the seed appears only once revealed; the epidemic threshold only once the
+campaign is finished; ``GameState.extra`` (hands, secret traits, working
+notes) is never published. Every list is sorted so that two loads of one
+store give equal views.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+import unicodedata
+import zlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import Session, create_engine, select
+
+from adjudicator.state import GameState
+from chronicle.models import CampaignRow, EventRow, RollRow, TurnRow
+from chronicle.publish.errors import PublishError
+
+STORE = "chronicle.sqlite"
+
+
+def slugify(text: str, default: str = "x") -> str:
+    """A lowercase ASCII slug for URLs (stable: depends on the text alone)."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    return slug or default
+
+
+def load_snapshot(blob: bytes) -> GameState:
+    """A stored state (zlib-compressed JSON of ``GameState.to_dict``)."""
+    return GameState.from_dict(json.loads(zlib.decompress(blob)))
+
+
+@dataclass(frozen=True)
+class EventView:
+    turn: int
+    year: int
+    seq: int
+    phase: str
+    kind: str
+    payload: dict[str, Any]
+    subjects: tuple[str, ...]
+    houses: tuple[str, ...]
+
+    @property
+    def anchor(self) -> str:
+        return f"e{self.turn}-{self.seq}"
+
+
+@dataclass(frozen=True)
+class RollView:
+    seq: int
+    phase: str
+    purpose: str
+    subject: str | None
+    dice: str
+    faces: tuple[int, ...]
+    total: int
+
+
+@dataclass
+class PersonView:
+    id: str
+    slug: str
+    name: str
+    sex: str
+    born: int
+    died: int | None
+    death_cause: str | None
+    death_detail: str
+    dynasty: str | None
+    court: str | None
+    father: str | None
+    mother: str | None
+    spouse: str | None
+    refs: dict[str, str]
+    renounced: dict[str, str]
+    constitution: int
+    command: int
+    ruse: int
+    founder: bool
+    prisoner_of: str | None
+    unit: str | None
+    widowed_queen: bool
+    king_consort: bool
+    seq: int
+    spouses: list[str] = field(default_factory=list)
+    children: list[str] = field(default_factory=list)
+    timeline: list[EventView] = field(default_factory=list)
+    battles: list[str] = field(default_factory=list)
+    reigns: list[tuple[str, int, int | None]] = field(default_factory=list)
+
+    @property
+    def alive(self) -> bool:
+        return self.died is None
+
+    @property
+    def all_refs(self) -> list[tuple[str, str, bool]]:
+        """(dynasty, reference, renounced) for every number ever held, sorted."""
+        rows = [(d, r, False) for d, r in self.refs.items()]
+        rows += [(d, r, True) for d, r in self.renounced.items() if d not in self.refs]
+        return sorted(rows)
+
+    @property
+    def label_ref(self) -> str | None:
+        """The number shown beside the name: in the own dynasty first."""
+        if self.dynasty and self.dynasty in self.refs:
+            return self.refs[self.dynasty]
+        return min(self.refs.values()) if self.refs else None
+
+
+@dataclass
+class HouseView:
+    id: str
+    slug: str
+    letter: str
+    name: str
+    law: str
+    color: str
+    player: str
+    capital: str | None
+    ruler: str | None
+    eliminated: bool
+    eliminated_turn: int | None
+    treasury: int
+    rulers: list[tuple[str, int, int | None]]
+    succession: list[tuple[str, str]] = field(default_factory=list)
+    living: list[str] = field(default_factory=list)
+    members: list[str] = field(default_factory=list)
+
+
+@dataclass
+class BattleView:
+    """A battle as Blood Royale records it (``BattleFought``, B6), read defensively."""
+
+    id: str
+    slug: str
+    turn: int
+    year: int
+    round: int | None
+    province: str
+    attacker: str | None
+    defender: str | None
+    sides: list[dict[str, Any]]
+    preliminary: list[dict[str, Any]]
+    rounds: list[dict[str, Any]]
+    winner: str | None
+    fled: list[dict[str, Any]]
+    captured: list[str]
+    killed: list[str]
+    surrendered: list[str]
+    destroyed: list[str]
+
+    @property
+    def commanders(self) -> list[str]:
+        return sorted({str(c) for side in self.sides for c in side.get("commanders", [])})
+
+    @property
+    def houses(self) -> list[str]:
+        return [str(s.get("house")) for s in self.sides]
+
+
+@dataclass(frozen=True)
+class WealthView:
+    turn: int
+    year: int
+    house: str
+    treasury: int
+    goods: dict[str, int]
+    taxes: int
+    upkeep: int
+    raised: int
+    cash_in: int
+
+
+@dataclass
+class TurnView:
+    number: int
+    year: int
+    events: list[EventView]
+    rolls: list[RollView]
+    commentary: str
+    defaulted: list[str]
+    battles: list[str] = field(default_factory=list)
+    snapshot: bytes = field(default=b"", repr=False)
+    _state: GameState | None = field(default=None, repr=False)
+
+    def state(self) -> GameState:
+        """The state at the end of this turn, decoded on first use only.
+
+        A large campaign's snapshots take longer to decode than to publish, and
+        only the maps need them, so none is decoded unless asked for.
+        """
+        if self._state is None:
+            self._state = load_snapshot(self.snapshot)
+        return self._state
+
+
+@dataclass
+class CampaignView:
+    slug: str
+    title: str
+    ruleset: str
+    language: str
+    theme: str
+    folder: Path
+    start_year: int
+    end_year: int | None
+    target: int | None
+    seed_commitment: str
+    seed_revealed: str | None
+    finished: bool
+    winner: str | None
+    epidemic_threshold: int | None
+    turn: int
+    year: int
+
+
+@dataclass
+class SiteData:
+    """One campaign, ready to publish."""
+
+    campaign: CampaignView
+    houses: dict[str, HouseView]
+    people: dict[str, PersonView]
+    turns: list[TurnView]
+    battles: dict[str, BattleView]
+    wealth: list[WealthView]
+    final: GameState
+
+    def person_order(self) -> list[PersonView]:
+        return sorted(self.people.values(), key=lambda p: (p.seq, p.id))
+
+
+def read_campaign_toml(folder: Path) -> dict[str, Any]:
+    path = folder / "campaign.toml"
+    if not path.is_file():
+        return {}
+    with path.open("rb") as fh:
+        return tomllib.load(fh)
+
+
+def load_campaign(folder: Path) -> SiteData:
+    """Read the store of the campaign in ``folder`` (one pass, public data only)."""
+    store = folder / STORE
+    if not store.is_file():
+        raise PublishError(f"no campaign store in {str(folder)!r}")
+    engine = create_engine(f"sqlite:///{store}")
+    try:
+        with Session(engine) as session:
+            row = session.exec(select(CampaignRow)).first()
+            if row is None:
+                raise PublishError(f"the store {str(store)!r} has no campaign")
+            turn_rows = list(session.exec(select(TurnRow).order_by(TurnRow.number)))
+            events = list(session.exec(
+                select(EventRow).where(EventRow.public == True)  # noqa: E712
+                .order_by(EventRow.turn, EventRow.seq, EventRow.id)))
+            rolls = list(session.exec(
+                select(RollRow).where(RollRow.secret == False)  # noqa: E712
+                .order_by(RollRow.turn, RollRow.seq, RollRow.id)))
+            meta = read_campaign_toml(folder)
+            return _assemble(folder, row, meta, turn_rows, events, rolls)
+    finally:
+        engine.dispose()
+
+
+def _assemble(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: list[TurnRow],
+              event_rows: list[EventRow], roll_rows: list[RollRow]) -> SiteData:
+    final = load_snapshot(turn_rows[-1].snapshot if turn_rows else row.initial)
+    years = {t.number: t.year for t in turn_rows}
+    finished = final.finished or row.seed_revealed is not None
+    campaign = CampaignView(
+        slug=slugify(str(meta.get("slug") or row.slug), "campaign"),
+        title=str(meta.get("title") or row.title),
+        ruleset=row.ruleset,
+        language=str(meta.get("language") or row.language or "en"),
+        theme=str(meta.get("theme") or "default"),
+        folder=folder,
+        start_year=row.start_year,
+        end_year=row.end_year,
+        target=row.target,
+        seed_commitment=row.seed_commitment,
+        seed_revealed=row.seed_revealed,
+        finished=finished,
+        winner=final.winner,
+        epidemic_threshold=final.epidemic_threshold if finished else None,
+        turn=final.turn,
+        year=final.year,
+    )
+    events = [_event(e, years) for e in event_rows]
+    people = _people(final, events)
+    houses = _houses(final, people)
+    battles = _battles(events, {p.id: p.name for p in final.provinces.values()})
+    for battle in battles.values():
+        for pid in battle.commanders:
+            if pid in people:
+                people[pid].battles.append(battle.id)
+    wealth = [_wealth(e) for e in events if e.kind == "wealth"]
+    wealth.sort(key=lambda w: (w.turn, w.house))
+    turns = _turns(folder, turn_rows, events, roll_rows, battles)
+    if turns:
+        turns[-1]._state = final
+    return SiteData(campaign=campaign, houses=houses, people=people, turns=turns,
+                    battles=battles, wealth=wealth, final=final)
+
+
+def _event(row: EventRow, years: dict[int, int]) -> EventView:
+    payload = json.loads(row.payload)
+    subjects = json.loads(row.subjects or "[]")
+    houses = json.loads(row.houses or "[]")
+    return EventView(turn=row.turn, year=years.get(row.turn, 0), seq=row.seq, phase=row.phase,
+                     kind=row.kind, payload=payload if isinstance(payload, dict) else {},
+                     subjects=tuple(str(s) for s in subjects if s),
+                     houses=tuple(str(h) for h in houses if h))
+
+
+def _people(state: GameState, events: list[EventView]) -> dict[str, PersonView]:
+    renounced: dict[str, dict[str, str]] = defaultdict(dict)
+    details: dict[str, str] = {}
+    timeline: dict[str, list[EventView]] = defaultdict(list)
+    for event in events:
+        pl = event.payload
+        if event.kind == "renunciation":
+            renounced[str(pl.get("person"))][str(pl.get("dynasty"))] = str(pl.get("ref"))
+        elif event.kind == "death":
+            details[str(pl.get("person"))] = str(pl.get("detail") or "")
+        for pid in dict.fromkeys(event.subjects):
+            timeline[pid].append(event)
+        for key in ("commanders",):
+            for side in pl.get("sides", []) if event.kind == "battle" else []:
+                for pid in side.get(key, []):
+                    if event not in timeline[str(pid)]:
+                        timeline[str(pid)].append(event)
+    people: dict[str, PersonView] = {}
+    for p in sorted(state.persons.values(), key=lambda p: (p.seq, p.id)):
+        first = p.refs.get(p.dynasty or "") or renounced[p.id].get(p.dynasty or "")
+        every = sorted({*p.refs.values(), *renounced[p.id].values()})
+        ref = first or (every[0] if every else None)
+        slug = f"{slugify(ref)}-{slugify(p.id)}" if ref else slugify(p.id, "person")
+        people[p.id] = PersonView(
+            id=p.id, slug=slug, name=p.name, sex=p.sex, born=p.born, died=p.died,
+            death_cause=p.death_cause, death_detail=details.get(p.id, ""), dynasty=p.dynasty,
+            court=p.court, father=p.father, mother=p.mother, spouse=p.spouse,
+            refs=dict(sorted(p.refs.items())), renounced=dict(sorted(renounced[p.id].items())),
+            constitution=p.constitution, command=p.command, ruse=p.ruse, founder=p.founder,
+            prisoner_of=p.prisoner_of, unit=p.unit, widowed_queen=p.widowed_queen,
+            king_consort=p.king_consort, seq=p.seq,
+            timeline=sorted(timeline.get(p.id, []), key=lambda e: (e.turn, e.seq)))
+    for m in state.marriages:
+        for a, b in ((m.husband, m.wife), (m.wife, m.husband)):
+            if a in people and b not in people[a].spouses:
+                people[a].spouses.append(b)
+    for person in people.values():
+        for parent in (person.father, person.mother):
+            if parent in people:
+                people[parent].children.append(person.id)
+    for h in state.houses.values():
+        for entry in h.rulers:
+            pid, start, end = str(entry[0]), int(entry[1]), entry[2]
+            if pid in people:
+                people[pid].reigns.append((h.id, start, None if end is None else int(end)))
+    return people
+
+
+def _houses(state: GameState, people: dict[str, PersonView]) -> dict[str, HouseView]:
+    houses: dict[str, HouseView] = {}
+    for h in sorted(state.houses.values(), key=lambda h: h.id):
+        members = [p for p in people.values() if p.dynasty == h.id or h.id in p.refs]
+        claimants = sorted((p for p in people.values()
+                            if h.id in p.refs and p.alive and not p.widowed_queen),
+                           key=lambda p: p.refs[h.id])
+        houses[h.id] = HouseView(
+            id=h.id, slug=slugify(h.id, "house"), letter=h.letter, name=h.name, law=h.law,
+            color=h.color if re.fullmatch(r"#[0-9a-fA-F]{3,8}", h.color or "") else "#555555",
+            player=h.player, capital=h.capital, ruler=h.ruler, eliminated=h.eliminated,
+            eliminated_turn=h.eliminated_turn, treasury=h.treasury,
+            rulers=[(str(r[0]), int(r[1]), None if r[2] is None else int(r[2]))
+                    for r in h.rulers],
+            succession=[(p.id, p.refs[h.id]) for p in claimants],
+            living=[p.id for p in members if p.alive],
+            members=[p.id for p in members])
+    return houses
+
+
+def _battles(events: list[EventView], provinces: dict[str, str]) -> dict[str, BattleView]:
+    battles: dict[str, BattleView] = {}
+    counts: dict[int, int] = defaultdict(int)
+    slugs: set[str] = set()
+    for event in events:
+        if event.kind != "battle":
+            continue
+        pl = event.payload
+        counts[event.turn] += 1
+        bid = str(pl.get("id") or f"b-{event.turn}-{counts[event.turn]}")
+        slug = slugify(bid, "battle")
+        while slug in slugs:
+            slug += "-x"
+        slugs.add(slug)
+        where = str(pl.get("province") or "")
+        battles[bid] = BattleView(
+            id=bid, slug=slug, turn=event.turn, year=event.year,
+            round=pl.get("round") if isinstance(pl.get("round"), int) else None,
+            province=provinces.get(where, where), attacker=pl.get("attacker"),
+            defender=pl.get("defender"),
+            sides=_dicts(pl.get("sides")), preliminary=_dicts(pl.get("preliminary")),
+            rounds=_dicts(pl.get("rounds")), winner=pl.get("winner"),
+            fled=[f if isinstance(f, dict) else {"house": str(f)} for f in pl.get("fled", [])],
+            captured=_strings(pl.get("captured")), killed=_strings(pl.get("killed")),
+            surrendered=_strings(pl.get("surrendered")),
+            destroyed=_strings(pl.get("destroyed")))
+    return battles
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value or [] if isinstance(v, dict)]
+
+
+def _strings(value: Any) -> list[str]:
+    return [str(v) for v in value or []]
+
+
+def _wealth(event: EventView) -> WealthView:
+    pl = event.payload
+    goods = pl.get("goods") or {}
+    return WealthView(turn=int(pl.get("turn", event.turn)), year=int(pl.get("year", event.year)),
+                      house=str(pl.get("house")), treasury=int(pl.get("treasury", 0)),
+                      goods={str(k): int(v) for k, v in sorted(goods.items())},
+                      taxes=int(pl.get("taxes", 0)), upkeep=int(pl.get("upkeep", 0)),
+                      raised=int(pl.get("raised", 0)), cash_in=int(pl.get("cash_in", 0)))
+
+
+def _turns(folder: Path, turn_rows: list[TurnRow], events: list[EventView],
+           roll_rows: list[RollRow], battles: dict[str, BattleView]) -> list[TurnView]:
+    by_turn: dict[int, list[EventView]] = defaultdict(list)
+    for event in events:
+        by_turn[event.turn].append(event)
+    rolls: dict[int, list[RollView]] = defaultdict(list)
+    for r in roll_rows:
+        rolls[r.turn].append(RollView(seq=r.seq, phase=r.phase, purpose=r.purpose,
+                                      subject=r.subject, dice=r.dice,
+                                      faces=tuple(int(f) for f in json.loads(r.faces)),
+                                      total=r.total))
+    turns = []
+    for t in turn_rows:
+        path = folder / "commentary" / f"turn-{t.number:03d}.md"
+        commentary = path.read_text(encoding="utf-8") if path.is_file() else ""
+        turns.append(TurnView(
+            number=t.number, year=t.year, events=by_turn.get(t.number, []),
+            rolls=rolls.get(t.number, []), commentary=commentary,
+            defaulted=sorted(str(h) for h in json.loads(t.defaulted or "[]")),
+            battles=[b.id for b in battles.values() if b.turn == t.number],
+            snapshot=t.snapshot))
+    return turns

@@ -1,0 +1,74 @@
+"""Machine-read files: the Atom feed of turns, the sitemap, the search index.
+
+No clock is read: a turn's ``updated`` date is the first day of its game
+year, so a rebuild gives the same bytes. Without a base URL the sitemap lists
+paths relative to the site's root.
+"""
+
+from __future__ import annotations
+
+import json
+from xml.sax.saxutils import escape, quoteattr
+
+from chronicle.publish.pages import SiteContext, Write, turn_told
+
+
+def _stamp(year: int) -> str:
+    return f"{max(year, 1):04d}-01-01T00:00:00Z"
+
+
+def build_feed(ctx: SiteContext, write: Write, base_url: str = "") -> None:
+    """``<campaign>/feed.atom``: one entry per turn, newest first."""
+    data = ctx.data
+    slug = data.campaign.slug
+    base = f"{base_url.rstrip('/')}/{ctx.prefix}" if base_url else ""
+    author = ctx._("The arbiter")
+    updated = _stamp(data.turns[-1].year if data.turns else data.campaign.start_year)
+    lines = ['<?xml version="1.0" encoding="utf-8"?>',
+             f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang={quoteattr(data.campaign.language)}>',
+             f"<title>{escape(data.campaign.title)}</title>",
+             f"<id>urn:chronicle:{escape(slug)}</id>",
+             f"<updated>{updated}</updated>",
+             f'<link rel="alternate" href={quoteattr(base + "index.html")}/>',
+             f"<author><name>{escape(author)}</name></author>"]
+    for turn in reversed(data.turns):
+        href = f"{base}turns/turn-{turn.number:03d}/index.html"
+        told = "".join(f"<p>{text}</p>" for _e, text in turn_told(ctx, turn))
+        title = ctx._("Turn %(turn)s, %(year)s") % {"turn": turn.number, "year": turn.year}
+        lines += ["<entry>", f"<title>{escape(title)}</title>",
+                  f"<id>urn:chronicle:{escape(slug)}:turn:{turn.number}</id>",
+                  f"<updated>{_stamp(turn.year)}</updated>",
+                  f"<link rel=\"alternate\" href={quoteattr(href)}/>",
+                  f'<content type="html">{escape(told)}</content>', "</entry>"]
+    lines.append("</feed>")
+    write(ctx.prefix + "feed.atom", "\n".join(lines) + "\n")
+
+
+def search_entries(ctx: SiteContext) -> list[dict[str, object]]:
+    """Names and reference numbers, with the page of each (relative to the campaign)."""
+    entries: list[dict[str, object]] = []
+    for person in ctx.data.person_order():
+        entries.append({"n": person.name, "r": [r for _d, r, _x in person.all_refs],
+                        "y": f"{person.born}–{person.died or ''}",
+                        "u": f"people/{person.slug}/index.html"})
+    for house in ctx.data.houses.values():
+        entries.append({"n": house.name, "r": [house.letter], "y": "",
+                        "u": f"houses/{house.slug}/index.html"})
+    return entries
+
+
+def build_search_index(ctx: SiteContext, write: Write) -> None:
+    text = json.dumps(search_entries(ctx), ensure_ascii=False, sort_keys=True,
+                      separators=(",", ":"))
+    write(ctx.prefix + "search-index.json", text + "\n")
+
+
+def build_sitemap(paths: list[str], write: Write, base_url: str = "") -> None:
+    """``sitemap.xml`` of every HTML page written (sorted)."""
+    base = base_url.rstrip("/") + "/" if base_url else ""
+    lines = ['<?xml version="1.0" encoding="utf-8"?>',
+             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+    lines += [f"<url><loc>{escape(base + p)}</loc></url>"
+              for p in sorted(paths) if p.endswith(".html")]
+    lines.append("</urlset>")
+    write("sitemap.xml", "\n".join(lines) + "\n")

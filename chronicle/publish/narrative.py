@@ -1,0 +1,270 @@
+"""Events told as sentences, for the chronicle pages and the life timelines.
+
+Every sentence is a translated format string filled with escaped values: names
+and causes come from players and the arbiter, so they are never trusted. The
+result is ``Markup`` with links to the people and houses it names. An unknown
+kind gets a plain generic sentence; a malformed payload never stops a build.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from chronicle.publish.data import EventView, HouseView, PersonView
+
+Gettext = Callable[[str], str]
+NGettext = Callable[[str, str, int], str]
+
+# Kinds that are bookkeeping, told elsewhere (wealth tables, battle pages) or
+# redundant with another event of the same turn.
+SILENT = frozenset({"wealth", "kingdom-order", "notice"})
+
+
+# Links are built once with this mark where the page's way back to the
+# campaign's folder goes, then specialised per page by ``str.replace``. No
+# user text can contain it: ``_clean`` strips NUL from every value.
+ROOT = "\x00"
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, Markup) or not isinstance(value, str):
+        return value
+    return value.replace(ROOT, "")
+
+
+class Narrator:
+    """Turns events into sentences for one campaign and one language.
+
+    Each event is told once, with ``ROOT`` marks for its links; a page asks
+    for the sentence with its own ``root`` (``"../../"``), which is a string
+    replacement. A 10,000-person campaign tells each birth on three pages.
+    """
+
+    def __init__(self, people: Mapping[str, PersonView], houses: Mapping[str, HouseView],
+                 gettext: Gettext, ngettext: NGettext) -> None:
+        self.people = people
+        self.houses = houses
+        self._ = gettext
+        self.n_ = ngettext
+        self.causes: dict[str, str] = {
+            "natural": gettext("natural causes"),
+            "childbirth": gettext("in childbirth"),
+            "epidemic": gettext("the epidemic"),
+            "executed": gettext("executed"),
+            "battle": gettext("killed in battle"),
+            "plague": gettext("the plague"),
+        }
+        self._people_links: dict[str, str] = {}
+        self._house_links: dict[str, str] = {}
+        self._told: dict[tuple[int, int, str], str | None] = {}
+        self._formats: dict[str, str] = {}
+
+    # -- names ----------------------------------------------------------------
+    def _person_link(self, pid: str) -> str:
+        link = self._people_links.get(pid)
+        if link is None:
+            person = self.people.get(pid)
+            if person is None:
+                link = str(Markup("<span>%s</span>") % _clean(pid or self._("someone")))
+            else:
+                ref = person.label_ref
+                name = _clean(person.name)
+                text = Markup("%s (%s)") % (name, ref) if ref else escape(name)
+                link = str(Markup('<a href="%speople/%s/index.html">%s</a>')
+                           % (Markup(ROOT), person.slug, text))
+            self._people_links[pid] = link
+        return link
+
+    def _house_link(self, hid: str) -> str:
+        link = self._house_links.get(hid)
+        if link is None:
+            house = self.houses.get(hid)
+            if house is None:
+                link = str(escape(_clean(hid) if hid else self._("the minor nobility")))
+            else:
+                link = str(Markup('<a href="%shouses/%s/index.html">%s</a>')
+                           % (Markup(ROOT), house.slug, _clean(house.name)))
+            self._house_links[hid] = link
+        return link
+
+    def person(self, pid: Any, root: str) -> Markup:
+        return Markup(self._person_link(str(pid) if pid else "").replace(ROOT, root))
+
+    def people_list(self, pids: Any, root: str) -> Markup:
+        names = [self.person(p, root) for p in (pids or [])]
+        return Markup(", ").join(names) if names else escape(self._("nobody"))
+
+    def house(self, hid: Any, root: str) -> Markup:
+        return Markup(self._house_link(str(hid) if hid else "").replace(ROOT, root))
+
+    def cause(self, cause: Any, detail: str) -> str:
+        if cause == "arbiter":
+            return detail or self._("by the arbiter's ruling")
+        return self.causes.get(str(cause), str(cause))
+
+    # -- sentences --------------------------------------------------------------
+    def sentence(self, event: EventView, root: str) -> Markup | None:
+        """The event as a sentence, or None for kinds told elsewhere."""
+        key = (event.turn, event.seq, event.kind)
+        if key not in self._told:
+            told = self._tell(event)
+            self._told[key] = None if told is None else str(told)
+        text = self._told[key]
+        return None if text is None else Markup(text.replace(ROOT, root))
+
+    def _tell(self, event: EventView) -> Markup | None:
+        if event.kind in SILENT:
+            return None
+        method = getattr(self, "_" + event.kind.replace("-", "_"), None)
+        try:
+            if method is not None:
+                result: Markup | None = method(event.payload, ROOT)
+                return result
+        except (KeyError, TypeError, ValueError, AttributeError):
+            pass
+        return escape(self._("Something else happened (%(kind)s).")
+                      % {"kind": _clean(event.kind)})
+
+    def _fmt(self, msg: str, **values: Any) -> Markup:
+        """Translate ``msg``, escape it, then fill it with escaped ``values``."""
+        template = self._formats.get(msg)
+        if template is None:
+            template = self._formats[msg] = str(escape(self._(msg)))
+        return Markup(template % {k: escape(_clean(v)) for k, v in values.items()})
+
+    def _birth(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(child)s was born to %(father)s and %(mother)s.",
+                         child=self.person(pl["person"], root),
+                         father=self.person(pl["father"], root),
+                         mother=self.person(pl["mother"], root))
+
+    def _birth_attempts(self, pl: dict[str, Any], root: str) -> Markup | None:
+        if pl.get("children"):
+            return None
+        return self._fmt("%(father)s and %(mother)s hoped for a child in vain.",
+                         father=self.person(pl["father"], root),
+                         mother=self.person(pl["mother"], root))
+
+    def _death(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(who)s died aged %(age)s (%(cause)s).",
+                         who=self.person(pl["person"], root), age=int(pl.get("age", 0)),
+                         cause=self.cause(pl.get("cause"), str(pl.get("detail") or "")))
+
+    def _epidemic(self, pl: dict[str, Any], root: str) -> Markup:
+        dead = list(pl.get("dead") or [])
+        if not dead:
+            return self._fmt("An epidemic swept the courts; no one died of it.")
+        return self._fmt("An epidemic swept the courts. It took %(dead)s.",
+                         dead=self.people_list(dead, root))
+
+    def _succession(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(ruler)s succeeded to the throne of %(house)s as %(ref)s.",
+                         ruler=self.person(pl["ruler"], root), house=self.house(pl["house"], root),
+                         ref=str(pl.get("ref", "")))
+
+    def _extinction(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("The line of %(house)s is extinct.", house=self.house(pl["house"], root))
+
+    def _marriage(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(husband)s married %(wife)s.",
+                         husband=self.person(pl["husband"], root),
+                         wife=self.person(pl["wife"], root))
+
+    def _minor_noble(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(who)s of the minor nobility came to court to marry %(other)s.",
+                         who=self.person(pl["person"], root),
+                         other=self.person(pl["for_person"], root))
+
+    def _renunciation(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(who)s renounced the claim %(ref)s in %(house)s.",
+                         who=self.person(pl["person"], root), ref=str(pl.get("ref", "")),
+                         house=self.house(pl["dynasty"], root))
+
+    def _assignment(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(who)s took command of unit %(unit)s of %(house)s.",
+                         who=self.person(pl["person"], root), unit=str(pl.get("unit", "")),
+                         house=self.house(pl["house"], root))
+
+    def _capture(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(who)s was taken prisoner by %(house)s.",
+                         who=self.person(pl["person"], root), house=self.house(pl["captor"], root))
+
+    def _capture_escaped(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(who)s escaped capture by %(house)s.",
+                         who=self.person(pl["person"], root), house=self.house(pl["captor"], root))
+
+    def _prisoner_released(self, pl: dict[str, Any], root: str) -> Markup:
+        if int(pl.get("ransom") or 0):
+            return self._fmt("%(house)s released %(who)s for a ransom of %(ransom)s crowns.",
+                             who=self.person(pl["person"], root),
+                             house=self.house(pl["captor"], root), ransom=int(pl["ransom"]))
+        return self._fmt("%(house)s released %(who)s.", who=self.person(pl["person"], root),
+                         house=self.house(pl["captor"], root))
+
+    def _prisoner_kept(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(who)s remains a prisoner of %(house)s.",
+                         who=self.person(pl["person"], root), house=self.house(pl["captor"], root))
+
+    def _widow_returns(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("The widowed %(who)s returned to the court of %(house)s.",
+                         who=self.person(pl["person"], root), house=self.house(pl.get("court"), root))
+
+    def _units_disbanded(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("The units of %(house)s were disbanded: %(units)s.",
+                         house=self.house(pl["house"], root),
+                         units=", ".join(str(u) for u in pl.get("units", [])))
+
+    def _battle(self, pl: dict[str, Any], root: str) -> Markup:
+        sides = escape(self._(" and ")).join(
+            self.house(s.get("house"), root) for s in pl.get("sides", []))
+        winner = pl.get("winner")
+        if winner:
+            return self._fmt("Battle at %(province)s between %(sides)s: %(winner)s prevailed.",
+                             province=str(pl.get("province", "")), sides=sides,
+                             winner=self.house(winner, root))
+        return self._fmt("Battle at %(province)s between %(sides)s: no side prevailed.",
+                         province=str(pl.get("province", "")), sides=sides)
+
+    def _cash_in(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(house)s cashed in %(sets)s for %(value)s crowns.",
+                         house=self.house(pl["house"], root),
+                         sets=", ".join(str(s) for s in pl.get("sets", [])),
+                         value=int(pl.get("value", 0)))
+
+    def _revolt(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(province)s rose in revolt against %(house)s.",
+                         province=str(pl.get("province", "")), house=self.house(pl["house"], root))
+
+    def _revolt_ended(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("The revolt in %(province)s is over.",
+                         province=str(pl.get("province", "")))
+
+    def _plague(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("Plague struck %(province)s.", province=str(pl.get("province", "")))
+
+    def _famine(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("Famine struck %(province)s.", province=str(pl.get("province", "")))
+
+    def _famine_lifted(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("The famine in %(province)s is over.",
+                         province=str(pl.get("province", "")))
+
+    def _fleet_lost(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("A fleet of %(house)s sank in a storm off %(province)s.",
+                         house=self.house(pl["house"], root), province=str(pl.get("province", "")))
+
+    def _control(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(house)s took control of %(province)s.",
+                         house=self.house(pl["controller"], root),
+                         province=str(pl.get("province", "")))
+
+    def _victory(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("The campaign is over: %(house)s is victorious.",
+                         house=self.house(pl["winner"], root))
+
+    def _taxes(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(house)s levied %(amount)s crowns in taxes.",
+                         house=self.house(pl["house"], root), amount=int(pl.get("amount", 0)))

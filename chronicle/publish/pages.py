@@ -1,0 +1,235 @@
+"""Page builders: one function per kind of page, each given a ``write`` callable.
+
+A builder renders from the prepared ``SiteContext`` and calls
+``write(path, text)`` with a path relative to the site's root; it never
+queries the store or touches the disk, so tests hand it a fake writer.
+
+URLs (stable: they depend on ids and reference numbers, never on build order)::
+
+    <campaign>/index.html                      home: rulers, standings, latest turn
+    <campaign>/turns/turn-003/index.html       chronicle of turn 3
+    <campaign>/dice/turn-003/index.html        public dice of turn 3
+    <campaign>/houses/index.html               houses
+    <campaign>/houses/<house>/index.html
+    <campaign>/people/index.html               everyone, with every reference number
+    <campaign>/people/<ref>-<id>/index.html    e.g. people/e1100-edward/
+    <campaign>/battles/index.html
+    <campaign>/battles/<battle>/index.html     e.g. battles/b-3-1/
+    <campaign>/wealth/index.html
+    <campaign>/genealogy/<house>.svg
+    <campaign>/maps/turn-003.svg
+    <campaign>/search/index.html, search-index.json, feed.atom
+
+Every link is relative (``root`` leads back to the campaign's folder), so a
+page works from any folder and from ``file://``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+import markdown
+import nh3
+from markupsafe import Markup
+
+from chronicle.publish.data import EventView, HouseView, PersonView, SiteData, TurnView
+from chronicle.publish.narrative import Narrator
+
+Write = Callable[[str, str], None]
+CAPTIVITY = frozenset({"capture", "capture-escaped", "prisoner-kept", "prisoner-released"})
+
+ALLOWED_TAGS = {"a", "abbr", "b", "blockquote", "br", "code", "em", "h2", "h3", "h4", "h5",
+                "h6", "hr", "i", "li", "ol", "p", "pre", "q", "s", "strong", "sub", "sup",
+                "table", "tbody", "td", "th", "thead", "tr", "ul"}
+ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "abbr": {"title"}, "td": {"align"},
+                      "th": {"align"}}
+
+
+def sanitise_markdown(text: str) -> Markup:
+    """The arbiter's Markdown as safe HTML: no scripts, handlers, styles or odd URLs."""
+    html = markdown.markdown(text, extensions=["tables"], output_format="html")
+    clean = nh3.clean(html, tags=ALLOWED_TAGS | {"h1"}, attributes=ALLOWED_ATTRIBUTES,
+                      url_schemes={"http", "https", "mailto"},
+                      link_rel="noopener noreferrer nofollow")
+    return Markup(_HEADING.sub(_demote, clean))
+
+
+_HEADING = re.compile(r"<(/?)h([1-6])>")
+
+
+def _demote(match: re.Match[str]) -> str:
+    """The page has its own h1 and h2: the arbiter's headings start at h3."""
+    return f"<{match.group(1)}h{min(int(match.group(2)) + 2, 6)}>"
+
+
+@dataclass
+class SiteContext:
+    """Everything the builders of one campaign need, prepared once."""
+
+    data: SiteData
+    env: jinja2.Environment
+    narrator: Narrator
+    prefix: str
+    archive: bool = True
+    genealogies: dict[str, list[str]] = field(default_factory=dict)
+    person_diagram: dict[str, str] = field(default_factory=dict)
+    svgs: dict[str, str] = field(default_factory=dict)
+    maps: dict[int, str] = field(default_factory=dict)
+    charts: dict[str, str] = field(default_factory=dict)
+
+    def _(self, text: str) -> str:
+        return self.narrator._(text)
+
+
+def _root(rel: str) -> str:
+    return "../" * rel.count("/")
+
+
+def render(ctx: SiteContext, write: Write, template: str, rel: str, **values: Any) -> None:
+    """Render ``template`` to ``<campaign>/<rel>`` with the per-page link helpers."""
+    root = _root(rel)
+    narrator = ctx.narrator
+    page = ctx.env.get_template(template).render(
+        ctx=ctx, data=ctx.data, campaign=ctx.data.campaign, root=root,
+        site_root=root + "../" if ctx.archive else root,
+        person=lambda pid: narrator.person(pid, root),
+        people_list=lambda pids: narrator.people_list(pids, root),
+        house=lambda hid: narrator.house(hid, root),
+        say=lambda event: narrator.sentence(event, root),
+        **values)
+    write(ctx.prefix + rel, page)
+
+
+# -- helpers the templates share -------------------------------------------------
+def sentences(ctx: SiteContext, events: Iterable[EventView], root: str) -> list[
+        tuple[EventView, Markup]]:
+    told = []
+    for event in events:
+        text = ctx.narrator.sentence(event, root)
+        if text is not None:
+            told.append((event, text))
+    return told
+
+
+def title_of(ctx: SiteContext, person: PersonView) -> str | None:
+    """A ruler's title (localised), for pages and genealogy labels."""
+    _ = ctx._
+    for hid, _start, end in person.reigns:
+        house = ctx.data.houses.get(hid)
+        if house is None:
+            continue
+        values = {"house": house.name}
+        if end is None and house.ruler == person.id:
+            return (_("King of %(house)s") if person.sex == "M" else _("Queen of %(house)s")) \
+                % values
+        return (_("former King of %(house)s") if person.sex == "M"
+                else _("former Queen of %(house)s")) % values
+    return None
+
+
+# -- the builders -------------------------------------------------------------
+def standings(data: SiteData) -> list[tuple[HouseView, int]]:
+    """Houses by wealth: the last turn's wealth rows, else the final treasuries (B8)."""
+    last = max((row.turn for row in data.wealth), default=None)
+    treasury = {h.id: h.treasury for h in data.houses.values()}
+    treasury.update({row.house: row.treasury for row in data.wealth if row.turn == last})
+    return sorted(((h, treasury[h.id]) for h in data.houses.values()),
+                  key=lambda pair: (pair[0].eliminated, -pair[1], pair[0].name))
+
+
+def build_home(ctx: SiteContext, write: Write) -> None:
+    data = ctx.data
+    latest = data.turns[-1] if data.turns else None
+    ranked = standings(data)
+    render(ctx, write, "home.html", "index.html", latest=latest,
+           standings=ranked if data.wealth or any(t for _h, t in ranked) else [],
+           latest_told=sentences(ctx, latest.events, "") if latest else [])
+
+
+def build_turns(ctx: SiteContext, write: Write) -> None:
+    turns = ctx.data.turns
+    for i, turn in enumerate(turns):
+        rel = f"turns/turn-{turn.number:03d}/index.html"
+        render(ctx, write, "turn.html", rel, turn=turn,
+               told=sentences(ctx, turn.events, _root(rel)),
+               commentary=sanitise_markdown(turn.commentary) if turn.commentary else None,
+               previous=turns[i - 1] if i > 0 else None,
+               next=turns[i + 1] if i + 1 < len(turns) else None,
+               battles=[ctx.data.battles[b] for b in turn.battles],
+               map_svg=turn.number in ctx.maps)
+        render(ctx, write, "dice.html", f"dice/turn-{turn.number:03d}/index.html", turn=turn)
+
+
+def build_houses(ctx: SiteContext, write: Write) -> None:
+    data = ctx.data
+    render(ctx, write, "houses.html", "houses/index.html",
+           houses=sorted(data.houses.values(), key=lambda h: h.name))
+    for house in data.houses.values():
+        render(ctx, write, "house.html", f"houses/{house.slug}/index.html", h=house,
+               diagrams=ctx.genealogies.get(house.id, []),
+               living=[data.people[p] for p in house.living])
+
+
+def build_people(ctx: SiteContext, write: Write) -> None:
+    data = ctx.data
+    ordered = data.person_order()
+    groups: dict[str, list[PersonView]] = {}
+    for person in ordered:
+        groups.setdefault(person.dynasty or "", []).append(person)
+    named = sorted((data.houses[h].name if h in data.houses else h, h) for h in groups if h)
+    render(ctx, write, "people.html", "people/index.html",
+           groups=[(name, h, groups[h]) for name, h in named] +
+           ([(ctx._("Minor nobility"), "", groups[""])] if "" in groups else []))
+    for person in ordered:
+        rel = f"people/{person.slug}/index.html"
+        render(ctx, write, "person.html", rel, p=person, title=title_of(ctx, person),
+               told=sentences(ctx, person.timeline, _root(rel)),
+               commands=[e for e in person.timeline if e.kind == "assignment"],
+               captivity=[e for e in person.timeline if e.kind in CAPTIVITY],
+               battles=[data.battles[b] for b in person.battles],
+               diagram=ctx.person_diagram.get(person.id))
+
+
+def build_battles(ctx: SiteContext, write: Write) -> None:
+    battles = sorted(ctx.data.battles.values(), key=lambda b: (b.turn, b.id))
+    render(ctx, write, "battles.html", "battles/index.html", battles=battles)
+    for battle in battles:
+        render(ctx, write, "battle.html", f"battles/{battle.slug}/index.html", battle=battle,
+               provinces={p.id: p.name for p in ctx.data.final.provinces.values()})
+
+
+def build_wealth(ctx: SiteContext, write: Write) -> None:
+    data = ctx.data
+    by_turn: dict[int, list[Any]] = {}
+    for row in data.wealth:
+        by_turn.setdefault(row.turn, []).append(row)
+    latest = by_turn[max(by_turn)] if by_turn else []
+    goods = sorted({g for row in data.wealth for g in row.goods})
+    final = sorted(data.houses.values(), key=lambda h: (-h.treasury, h.name))
+    render(ctx, write, "wealth.html", "wealth/index.html", by_turn=sorted(by_turn.items()),
+           latest=sorted(latest, key=lambda r: (-r.treasury, r.house)), goods=goods,
+           final=final, cash_ins=[r for r in data.wealth if r.cash_in])
+
+
+def build_search_page(ctx: SiteContext, write: Write) -> None:
+    render(ctx, write, "search.html", "search/index.html")
+
+
+def build_svgs(ctx: SiteContext, write: Write) -> None:
+    """Genealogies, maps and charts drawn by their own modules, written as files."""
+    for name, svg in sorted(ctx.svgs.items()):
+        write(ctx.prefix + name, svg)
+
+
+BUILDERS: tuple[Callable[[SiteContext, Write], None], ...] = (
+    build_home, build_turns, build_houses, build_people, build_battles, build_wealth,
+    build_search_page, build_svgs)
+
+
+def turn_told(ctx: SiteContext, turn: TurnView) -> list[tuple[EventView, Markup]]:
+    """The sentences of a turn as the feed shows them (links relative to the campaign)."""
+    return sentences(ctx, turn.events, "")

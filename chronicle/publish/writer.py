@@ -1,0 +1,172 @@
+"""The only code that touches the output folder.
+
+The writer guards the site: a path may be written once per build and never
+outside the output folder. It writes a file only when its bytes changed, so
+an unchanged rebuild leaves every modification time alone, and it removes the
+files an earlier build wrote that this build did not (the list lives in the
+manifest ``.chronicle-manifest``; files it never wrote are never deleted).
+
+The manifest also keeps one fingerprint per campaign: when a campaign's
+inputs are unchanged and its files are still in place, the builder skips it
+and ``keep``\\ s the files instead of rendering them again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+from chronicle.publish.errors import PublishError
+
+MANIFEST = ".chronicle-manifest"
+WORKERS = 4
+
+
+class Writer:
+    """Writes files under ``out_dir``; see the module docstring for the guarantees."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.out_dir = out_dir.resolve()
+        self._root = str(self.out_dir)
+        self._folders: set[str] = set()
+        self._pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="writer")
+        self._pending: list[Future[str | None]] = []
+        self.written: set[str] = set()
+        self.changed: list[str] = []
+        self.fingerprints: dict[str, str] = {}
+        self._previous_files, self._previous_groups, self._previous_prints = self._read_manifest()
+        self._groups: dict[str, list[str]] = {}
+        self._group: str = ""
+
+    # -- the manifest ---------------------------------------------------------
+    def _read_manifest(self) -> tuple[set[str], dict[str, list[str]], dict[str, str]]:
+        try:
+            data = json.loads((self.out_dir / MANIFEST).read_text(encoding="utf-8"))
+            groups = {str(k): [str(p) for p in v] for k, v in data.get("groups", {}).items()}
+            prints = {str(k): str(v) for k, v in data.get("fingerprints", {}).items()}
+            return {str(p) for p in data.get("files", [])}, groups, prints
+        except (OSError, ValueError, AttributeError, TypeError):
+            return set(), {}, {}
+
+    def previous_fingerprint(self, group: str) -> str | None:
+        return self._previous_prints.get(group)
+
+    def begin_group(self, group: str, fingerprint: str) -> None:
+        """Files written from now on belong to ``group`` (a campaign)."""
+        self._group = group
+        self.fingerprints[group] = fingerprint
+        self._groups.setdefault(group, [])
+
+    def keep_group(self, group: str) -> bool:
+        """Claim an unchanged group's files without rewriting them.
+
+        Returns False (and claims nothing) when any of its files is missing,
+        so that the caller renders the group again.
+        """
+        files = self._previous_groups.get(group)
+        if files is None or not all((self.out_dir / f).is_file() for f in files):
+            return False
+        for rel in files:
+            self._claim(rel)
+        self._groups[group] = list(files)
+        self.fingerprints[group] = self._previous_prints[group]
+        return True
+
+    # -- writing --------------------------------------------------------------
+    def _target(self, relpath: str) -> str:
+        """The file's path, after refusing anything that could leave ``out_dir``.
+
+        Only plain relative POSIX paths pass (no ``..``, empty part, backslash,
+        drive or NUL), so the join stays inside without asking the disk.
+        """
+        parts = relpath.split("/")
+        if (not relpath or relpath.startswith("/") or "\\" in relpath or "\x00" in relpath
+                or ":" in parts[0] or any(p in ("", ".", "..") for p in parts)
+                or parts[0] == MANIFEST):
+            raise PublishError(f"refusing to write outside the site: {relpath!r}")
+        return os.path.join(self._root, *parts)
+
+    def _claim(self, relpath: str) -> None:
+        if relpath in self.written:
+            raise PublishError(f"the site writes {relpath!r} twice")
+        self.written.add(relpath)
+        if self._group:
+            self._groups[self._group].append(relpath)
+
+    def write(self, relpath: str, content: str | bytes) -> None:
+        """Write ``content`` at ``relpath`` (POSIX, relative) if its bytes changed.
+
+        The disk work runs on a few threads (it is mostly waiting on the file
+        system); ``finish`` waits for it and raises the first error.
+        """
+        target = self._target(relpath)
+        self._claim(relpath)
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        folder = os.path.dirname(target)
+        if folder not in self._folders:
+            if not Path(os.path.realpath(folder)).is_relative_to(self.out_dir):
+                raise PublishError(f"refusing to write through a link: {relpath!r}")
+            self._folders.add(folder)
+        self._pending.append(self._pool.submit(self._store, relpath, target, folder, data))
+
+    @staticmethod
+    def _store(relpath: str, target: str, folder: str, data: bytes) -> str | None:
+        """Write one file unless it already holds ``data``; return its path if written."""
+        try:
+            if os.stat(target).st_size == len(data):
+                with open(target, "rb") as fh:
+                    if fh.read() == data:
+                        return None
+            tmp = target + ".tmp"
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, target)
+        except FileNotFoundError:
+            os.makedirs(folder, exist_ok=True)
+            with open(target, "wb") as fh:
+                fh.write(data)
+        return relpath
+
+    def _drain(self) -> None:
+        pending, self._pending = self._pending, []
+        written = [future.result() for future in pending]
+        self.changed.extend(path for path in written if path is not None)
+
+    def end_group(self) -> None:
+        self._drain()
+        self._group = ""
+
+    # -- finishing ------------------------------------------------------------
+    def finish(self) -> list[str]:
+        """Remove stale files of earlier builds, save the manifest; return the removed."""
+        try:
+            self._drain()
+        finally:
+            self._pool.shutdown(wait=True)
+        removed: list[str] = []
+        for rel in sorted(self._previous_files - self.written):
+            try:
+                target = Path(self._target(rel))
+            except PublishError:
+                continue
+            if target.is_file() and not target.is_symlink():
+                target.unlink()
+                removed.append(rel)
+                self._prune(target.parent)
+        manifest = {"files": sorted(self.written),
+                    "groups": {k: sorted(v) for k, v in sorted(self._groups.items())},
+                    "fingerprints": dict(sorted(self.fingerprints.items()))}
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        (self.out_dir / MANIFEST).write_text(json.dumps(manifest, indent=0, sort_keys=True),
+                                             encoding="utf-8")
+        return removed
+
+    def _prune(self, folder: Path) -> None:
+        while folder != self.out_dir and folder.is_relative_to(self.out_dir):
+            try:
+                folder.rmdir()
+            except OSError:
+                return
+            folder = folder.parent

@@ -1,0 +1,123 @@
+"""A real browser walks the published fixture site (headless Chromium).
+
+From the archive index to a campaign, a house, a character and the
+genealogy, every page must load without a console error; the search box must
+find a reference number. Screenshots go to ``tests/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from site_fixture import build_fixture
+
+from chronicle.publish import build_site
+
+CHROMIUM = Path("/usr/bin/chromium")
+DRIVER = Path("/usr/bin/chromedriver")
+SHOTS = Path(__file__).parent / "screenshots"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed"),
+]
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    root = tmp_path_factory.mktemp("browser")
+    campaign = build_fixture(root / "fixture-wars", turns=6)
+    build_site([campaign], root / "site")
+    handler = functools.partial(_Quiet, directory=str(root / "site"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--window-size=1200,1000"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _visit(driver: object, url: str, shot: str) -> None:
+    driver.get(url)  # type: ignore[attr-defined]
+    SHOTS.mkdir(exist_ok=True)
+    driver.save_screenshot(str(SHOTS / f"{shot}.png"))  # type: ignore[attr-defined]
+    _no_console_errors(driver)
+
+
+def _no_console_errors(driver: object) -> None:
+    logs = driver.get_log("browser")  # type: ignore[attr-defined]
+    errors = [entry for entry in logs if entry["level"] in ("SEVERE", "ERROR")]
+    assert errors == []
+
+
+def _follow(driver: object, text: str, shot: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    link = driver.find_element(By.PARTIAL_LINK_TEXT, text)  # type: ignore[attr-defined]
+    _visit(driver, link.get_attribute("href"), shot)
+
+
+def test_walk_from_the_archive_to_a_character_and_the_genealogy(browser: object,
+                                                                base_url: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    _visit(browser, base_url + "index.html", "01-archive")
+    _follow(browser, "The Fixture Wars", "02-campaign")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "The Fixture Wars"  # type: ignore[attr-defined]
+    _follow(browser, "Houses", "03-houses")
+    _follow(browser, "England", "04-house")
+    genealogy = browser.find_element(By.CSS_SELECTOR, "figure.genealogy object")  # type: ignore[attr-defined]
+    assert genealogy.get_attribute("data").endswith("genealogy/england.svg")
+    _follow(browser, "Edward (E1000)", "05-character")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Edward E1000"  # type: ignore[attr-defined]
+    _follow(browser, "Eleanor", "06-spouse")
+    _follow(browser, "Edward (E1000)", "07-character-again")
+    _follow(browser, "See the genealogy", "08-genealogy")
+    assert "Eleanor" in browser.page_source  # type: ignore[attr-defined]
+
+
+def test_search_finds_a_reference_number(browser: object, base_url: str) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _visit(browser, base_url + "fixture-wars/search/index.html", "09-search")
+    box = WebDriverWait(browser, 10).until(  # type: ignore[arg-type]
+        lambda d: d.find_element(By.ID, "q") if d.find_element(By.ID, "q").is_displayed()
+        else None)
+    box.send_keys("E1000")
+    result = WebDriverWait(browser, 10).until(  # type: ignore[arg-type]
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#results a"))
+    assert result[0].text == "Edward"
+    browser.save_screenshot(str(SHOTS / "10-search-result.png"))  # type: ignore[attr-defined]
+    _no_console_errors(browser)

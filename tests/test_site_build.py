@@ -1,0 +1,164 @@
+"""Whole-site checks on the fixture campaign (DESIGN.md: determinism and secrecy).
+
+The fixture plants secrets (seed, secret rolls, private notices, order files,
+rejections) and hostile input (a name and a commentary file); the published
+site must show every person and number, and none of the secrets or scripts.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from site_fixture import (
+    HOSTILE_NAME,
+    SECRET_ORDER_TEXT,
+    SECRET_REJECTION,
+    SEED,
+    broken_links,
+    build_fixture,
+    site_files,
+    unsafe_markup,
+)
+
+from chronicle.publish import build_site
+from chronicle.publish.data import load_campaign
+
+GOLDEN = Path(__file__).parent / "golden"
+GOLDEN_PAGES = ("fixture-wars/battles/b-2-1/index.html", "fixture-wars/wealth/index.html")
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_fixture(tmp_path_factory.mktemp("campaign") / "fixture-wars", turns=6)
+
+
+@pytest.fixture(scope="module")
+def site(campaign: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    build_site([campaign], out)
+    return out
+
+
+def _texts(site: Path) -> dict[str, str]:
+    return {k: v.decode("utf-8") for k, v in site_files(site).items()
+            if not k.endswith((".ico", ".png"))}
+
+
+def test_every_internal_link_resolves(site: Path) -> None:
+    assert broken_links(site) == []
+
+
+def test_every_person_and_reference_number_is_published(campaign: Path, site: Path) -> None:
+    data = load_campaign(campaign)
+    index = (site / "fixture-wars/people/index.html").read_text(encoding="utf-8")
+    text = html.unescape(index)
+    for person in data.people.values():
+        assert person.name in text
+        assert (site / f"fixture-wars/people/{person.slug}/index.html").is_file()
+        for _dynasty, ref, _gone in person.all_refs:
+            assert ref in text
+    assert HOSTILE_NAME in text
+
+
+def test_battle_provinces_and_final_treasuries_appear(campaign: Path, site: Path) -> None:
+    data = load_campaign(campaign)
+    for battle in data.battles.values():
+        page = (site / f"fixture-wars/battles/{battle.slug}/index.html").read_text(
+            encoding="utf-8")
+        assert battle.province and battle.province in page
+    assert "gascony" in (site / "fixture-wars/turns/turn-002/index.html").read_text(
+        encoding="utf-8")
+    wealth = (site / "fixture-wars/wealth/index.html").read_text(encoding="utf-8")
+    for house in data.houses.values():
+        assert f'<td class="num">{house.treasury}</td>' in wealth
+    last = [row for row in data.wealth if row.turn == data.turns[-1].number]
+    for row in last:
+        assert f'<td class="num">{row.treasury}</td>' in wealth
+
+
+def test_no_secret_reaches_the_site(site: Path) -> None:
+    for name, text in _texts(site).items():
+        for secret in (SEED, "SECRET-ROLL-PURPOSE", "SECRET-NOTICE", SECRET_REJECTION,
+                       SECRET_ORDER_TEXT.splitlines()[1], "epidemic threshold",
+                       "epidemic_threshold"):
+            assert secret not in text, (name, secret)
+
+
+def test_no_script_injection_anywhere(site: Path) -> None:
+    found = []
+    for name, text in _texts(site).items():
+        if name.endswith((".html", ".svg", ".atom", ".xml")):
+            found += unsafe_markup(name, text)
+    assert found == []
+    turn = (site / "fixture-wars/turns/turn-001/index.html").read_text(encoding="utf-8")
+    assert "<em>fine</em>" in turn and "https://example.org/" in turn
+    assert "alert(" not in turn.replace("&lt;script&gt;alert(&#34;name&#34;)", "")
+
+
+def test_search_index_lists_names_and_numbers(campaign: Path, site: Path) -> None:
+    entries = json.loads((site / "fixture-wars/search-index.json").read_text(encoding="utf-8"))
+    data = load_campaign(campaign)
+    names = {e["n"] for e in entries}
+    assert {p.name for p in data.people.values()} <= names
+    for entry in entries:
+        assert (site / "fixture-wars" / entry["u"]).is_file()
+
+
+def test_feed_and_sitemap(site: Path) -> None:
+    feed = (site / "fixture-wars/feed.atom").read_text(encoding="utf-8")
+    assert feed.count("<entry>") == 6
+    assert "<updated>1325-01-01T00:00:00Z</updated>" in feed
+    sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
+    assert "<loc>fixture-wars/people/index.html</loc>" in sitemap
+    assert "<loc>index.html</loc>" in sitemap
+
+
+def test_a_rebuild_is_byte_identical(campaign: Path, site: Path, tmp_path: Path) -> None:
+    build_site([campaign], tmp_path / "again")
+    assert site_files(tmp_path / "again") == site_files(site)
+
+
+def test_an_unchanged_rebuild_writes_nothing(campaign: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    first = build_site([campaign], out)
+    again = build_site([campaign], out)
+    assert again.changed == [] and again.removed == []
+    assert again.reused == ["fixture-wars"]
+    assert again.files == first.files
+    (out / "fixture-wars/index.html").unlink()
+    repaired = build_site([campaign], out)
+    assert repaired.reused == [] and repaired.changed == ["fixture-wars/index.html"]
+
+
+def test_a_new_commentary_rebuilds_only_its_page(campaign: Path, tmp_path: Path) -> None:
+    copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
+    out = tmp_path / "site"
+    build_site([copy], out)
+    (copy / "commentary/turn-002.md").write_text("A *second* word.\n", encoding="utf-8")
+    report = build_site([copy], out)
+    assert report.changed == ["fixture-wars/turns/turn-002/index.html"]
+
+
+def test_two_campaigns_form_one_archive(campaign: Path, tmp_path: Path) -> None:
+    other = build_fixture(tmp_path / "other", turns=2, slug="second-war", language="fr")
+    out = tmp_path / "site"
+    build_site([campaign, other], out)
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert 'href="fixture-wars/index.html"' in index and 'href="second-war/index.html"' in index
+    assert broken_links(out) == []
+
+
+@pytest.mark.parametrize("page", GOLDEN_PAGES)
+def test_golden_pages(site: Path, page: str) -> None:
+    """A reference copy of two pages whose content the fixture fixes exactly."""
+    produced = (site / page).read_text(encoding="utf-8")
+    golden = GOLDEN / page
+    if os.environ.get("UPDATE_GOLDEN"):
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(produced, encoding="utf-8")
+    assert produced == golden.read_text(encoding="utf-8")

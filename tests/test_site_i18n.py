@@ -1,0 +1,53 @@
+"""Every user-facing string goes through gettext; the French catalog is complete."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.pofile import read_po
+from site_fixture import build_fixture
+
+from chronicle.publish import build_site
+from chronicle.publish.i18n import catalog_path, translations
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def extracted() -> set[str | tuple[str, str]]:
+    """The msgids of the generator's code and of the default theme's templates."""
+    keywords = {**DEFAULT_KEYWORDS, "_fmt": None}
+    found: set[str | tuple[str, str]] = set()
+    sources = ((ROOT / "chronicle/publish", [("**.py", "python")]),
+               (ROOT / "themes/default/templates", [("**.html", "jinja2")]))
+    for folder, method_map in sources:
+        options = {"**.html": {"extensions": "jinja2.ext.i18n", "trim_blocks": "true",
+                               "lstrip_blocks": "true"}}
+        for _file, _line, message, _comments, _context in extract_from_dir(
+                str(folder), method_map, keywords=keywords, options_map=options):
+            found.add(message if isinstance(message, str) else (message[0], message[1]))
+    return found
+
+
+def test_french_catalog_translates_every_string() -> None:
+    with catalog_path("fr").open("rb") as fh:
+        catalog = read_po(fh)
+    translated = {m.id if isinstance(m.id, str) else tuple(m.id) for m in catalog
+                  if m.id and m.string and (isinstance(m.string, str) or all(m.string))}
+    assert extracted() - translated == set()
+
+
+@pytest.mark.parametrize("text", ["Houses", "%(crowns)s crowns", "natural causes"])
+def test_french_translations_keep_their_placeholders(text: str) -> None:
+    french = translations("fr").gettext(text)
+    assert french != text
+    assert re.findall(r"%\((\w+)\)s", text) == re.findall(r"%\((\w+)\)s", french)
+
+
+def test_a_french_campaign_publishes_in_french(tmp_path: Path) -> None:
+    campaign = build_fixture(tmp_path / "guerre", turns=2, language="fr", slug="guerre")
+    build_site([campaign], tmp_path / "site")
+    home = (tmp_path / "site/guerre/index.html").read_text(encoding="utf-8")
+    assert '<html lang="fr">' in home and "Souverains" in home and "Rulers" not in home

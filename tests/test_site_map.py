@@ -1,0 +1,113 @@
+"""The per-turn map (site design, "mapsvg.py"): schematic provinces as SVG."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from adjudicator.state import Province, Unit
+from chronicle.publish.genealogy import HouseStyle
+from chronicle.publish.mapsvg import MapBattle, MapLabels, map_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+XLINK = "{http://www.w3.org/1999/xlink}"
+HOUSES = {
+    "england": HouseStyle("england", "England", "#9b1b30"),
+    "france": HouseStyle("france", "France", "#1f3f8f"),
+}
+
+
+def board() -> list[Province]:
+    return [
+        Province("middlesex", "Middlesex", "land", "england", True, None,
+                 ["kent", "channel"], 100, 100, "england"),
+        Province("kent", "Kent", "land", "england", False, None, ["middlesex", "channel"],
+                 160, 120, "france", revolt=True),
+        Province("channel", "English Channel", "sea", None, False, None,
+                 ["middlesex", "kent", "normandy"], 150, 200),
+        Province("normandy", "Normandy", "land", "france", False, None, ["channel"],
+                 200, 280, None, famine=True),
+    ]
+
+
+def units() -> list[Unit]:
+    return [Unit("E1", "england", "army", 3, "middlesex"), Unit("F2", "france", "fleet", 2,
+                                                               "channel")]
+
+
+def draw(**kwargs: object) -> str:
+    return map_svg(board(), units(), [MapBattle("b-3-1", "kent", "Battle of Kent, 1303")],
+                   HOUSES, lambda b: f"../battles/{b}/index.html", **kwargs)  # type: ignore[arg-type]
+
+
+def group(root: ET.Element, gid: str) -> ET.Element:
+    found = root.find(f".//{SVG}g[@id='{gid}']")
+    assert found is not None, gid
+    return found
+
+
+def test_map_provinces_filled_by_controller_sea_blue_uncontrolled_neutral() -> None:
+    root = ET.fromstring(draw())
+    kent = group(root, "prov-kent").find(f"{SVG}rect")
+    assert kent is not None and kent.get("stroke") == "#1f3f8f"
+    normandy = group(root, "prov-normandy").find(f"{SVG}rect")
+    assert normandy is not None and normandy.get("fill") == "#f4efe1"
+    assert group(root, "prov-channel").find(f"{SVG}ellipse") is not None
+
+
+def test_map_adjacency_drawn_once_per_pair() -> None:
+    lines = list(ET.fromstring(draw()).iter(f"{SVG}line"))
+    assert len(lines) == 4  # middlesex-kent, middlesex-channel, kent-channel, channel-normandy
+
+
+def test_map_capital_revolt_and_famine_marked() -> None:
+    root = ET.fromstring(draw())
+    texts = lambda gid: [t.text for t in group(root, gid).iter(f"{SVG}text")]  # noqa: E731
+    assert "★ Middlesex" in texts("prov-middlesex")
+    assert "⚑" in texts("prov-kent")
+    assert "⌀" in texts("prov-normandy")
+
+
+def test_map_units_as_badges_with_id_and_armies() -> None:
+    root = ET.fromstring(draw())
+    unit = group(root, "unit-E1")
+    assert [t.text for t in unit.iter(f"{SVG}text")] == ["E1 ×3"]
+    assert unit.findtext(f"{SVG}title") == "E1 (England): army, 3 armies"
+
+
+def test_map_battle_marker_links_to_battle_page() -> None:
+    root = ET.fromstring(draw())
+    anchor = group(root, "battle-b-3-1").find(f"{SVG}a")
+    assert anchor is not None
+    assert anchor.get(f"{XLINK}href") == "../battles/b-3-1/index.html"
+    assert anchor.get("target") == "_top"
+
+
+def test_map_has_title_desc_and_legend_localised() -> None:
+    labels = MapLabels(title="Carte, 1303", desc="Provinces.", revolt="Révolte")
+    root = ET.fromstring(draw(labels=labels))
+    assert root.findtext(f"{SVG}title") == "Carte, 1303"
+    assert root.findtext(f"{SVG}desc") == "Provinces."
+    legend = [t.text for t in root.find(f".//{SVG}g[@class='legend']").iter(f"{SVG}text")]  # type: ignore[union-attr]
+    assert {"England", "France", "Révolte"} <= set(legend)
+
+
+def test_map_deterministic_whatever_the_input_order() -> None:
+    again = map_svg(list(reversed(board())), list(reversed(units())),
+                    [MapBattle("b-3-1", "kent", "Battle of Kent, 1303")], HOUSES,
+                    lambda b: f"../battles/{b}/index.html")
+    assert again == draw()
+
+
+def test_map_escapes_hostile_text_and_drops_script_links() -> None:
+    evil = '<script>alert("x")</script> & \' "'
+    provinces = board()
+    provinces[0].name = evil
+    houses = {"england": HouseStyle("england", evil, '" onload="x'), "france": HOUSES["france"]}
+    svg = map_svg(provinces, [Unit(evil, "england", evil, 1, "middlesex")],
+                  [MapBattle(evil, "kent", evil)], houses, lambda b: "javascript:alert(1)",
+                  labels=MapLabels(title=evil))
+    root = ET.fromstring(svg)
+    assert "<script" not in svg
+    assert root.findtext(f"{SVG}title") == evil
+    assert not [el for el in root.iter() if any("onload" in k for k in el.attrib)]
+    assert not [el for el in root.iter(f"{SVG}a")]

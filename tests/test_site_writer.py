@@ -1,0 +1,77 @@
+"""The writer guards the output folder and writes only what changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chronicle.publish.errors import PublishError
+from chronicle.publish.writer import MANIFEST, Writer
+
+
+def test_writer_refuses_a_path_outside_the_site(tmp_path: Path) -> None:
+    writer = Writer(tmp_path / "site")
+    for bad in ("../evil.html", "/etc/passwd", "a/../../x", "a\\..\\x", "", MANIFEST):
+        with pytest.raises(PublishError):
+            writer.write(bad, "x")
+    assert not (tmp_path / "evil.html").exists()
+
+
+def test_writer_refuses_to_write_through_a_link_out_of_the_site(tmp_path: Path) -> None:
+    (tmp_path / "site").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "site/people").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(PublishError, match="link"):
+        Writer(tmp_path / "site").write("people/x/index.html", "x")
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+def test_writer_refuses_a_path_written_twice(tmp_path: Path) -> None:
+    writer = Writer(tmp_path)
+    writer.write("a/index.html", "one")
+    with pytest.raises(PublishError, match="twice"):
+        writer.write("a/index.html", "two")
+
+
+def test_writer_leaves_unchanged_files_alone(tmp_path: Path) -> None:
+    first = Writer(tmp_path)
+    first.write("a.html", "same")
+    first.write("b.html", "old")
+    first.finish()
+    stamp = (tmp_path / "a.html").stat().st_mtime_ns
+    second = Writer(tmp_path)
+    second.write("a.html", "same")
+    second.write("b.html", "new")
+    second.finish()
+    assert second.changed == ["b.html"]
+    assert (tmp_path / "a.html").stat().st_mtime_ns == stamp
+    assert (tmp_path / "b.html").read_text() == "new"
+
+
+def test_writer_removes_stale_files_it_wrote_and_nothing_else(tmp_path: Path) -> None:
+    (tmp_path / "mine.txt").write_text("not the writer's")
+    first = Writer(tmp_path)
+    first.write("old/page/index.html", "x")
+    first.write("kept.html", "y")
+    first.finish()
+    second = Writer(tmp_path)
+    second.write("kept.html", "y")
+    assert second.finish() == ["old/page/index.html"]
+    assert not (tmp_path / "old").exists()
+    assert (tmp_path / "mine.txt").exists()
+
+
+def test_writer_keeps_an_unchanged_group_only_if_its_files_are_there(tmp_path: Path) -> None:
+    first = Writer(tmp_path)
+    first.begin_group("c", "print-1")
+    first.write("c/index.html", "x")
+    first.end_group()
+    first.finish()
+    second = Writer(tmp_path)
+    assert second.previous_fingerprint("c") == "print-1"
+    assert second.keep_group("c")
+    assert second.finish() == []
+    assert (tmp_path / "c/index.html").exists()
+    (tmp_path / "c/index.html").unlink()
+    assert not Writer(tmp_path).keep_group("c")
