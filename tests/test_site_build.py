@@ -162,3 +162,34 @@ def test_golden_pages(site: Path, page: str) -> None:
         golden.parent.mkdir(parents=True, exist_ok=True)
         golden.write_text(produced, encoding="utf-8")
     assert produced == golden.read_text(encoding="utf-8")
+
+
+def test_a_campaign_overrides_templates_and_static_files(campaign: Path, tmp_path: Path) -> None:
+    """Layered themes: campaign overrides, then the chosen theme, then the base theme."""
+    copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
+    (copy / "theme/templates").mkdir(parents=True)
+    (copy / "theme/static").mkdir()
+    (copy / "theme/templates/battles.html").write_text(
+        '{% extends "base.html" %}{% block content %}<p>Our own battles page</p>{% endblock %}',
+        encoding="utf-8")
+    (copy / "theme/static/style.css").write_text("body { color: black; }\n", encoding="utf-8")
+    out = tmp_path / "site"
+    build_site([copy], out)
+    assert "Our own battles page" in (out / "fixture-wars/battles/index.html").read_text(
+        encoding="utf-8")
+    assert (out / "fixture-wars/static/style.css").read_text(encoding="utf-8") == \
+        "body { color: black; }\n"
+    assert (out / "fixture-wars/static/search.js").is_file()
+    assert "Our own" not in (out / "fixture-wars/index.html").read_text(encoding="utf-8")
+
+
+def test_the_seed_is_published_once_revealed(campaign: Path, tmp_path: Path) -> None:
+    """DESIGN.md: the seed is revealed in the archive when the campaign ends."""
+    import sqlite3
+
+    copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
+    with sqlite3.connect(copy / "chronicle.sqlite") as db:
+        db.execute("update campaign set seed_revealed = ?", (SEED,))
+    build_site([copy], tmp_path / "site")
+    home = (tmp_path / "site/fixture-wars/index.html").read_text(encoding="utf-8")
+    assert f"<code>{SEED}</code>" in home

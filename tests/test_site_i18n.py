@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def extracted() -> set[str | tuple[str, str]]:
     """The msgids of the generator's code and of the default theme's templates."""
-    keywords = {**DEFAULT_KEYWORDS, "_fmt": None}
+    keywords = {**DEFAULT_KEYWORDS, "_fmt": None, "n_fmt": (1, 2)}
     found: set[str | tuple[str, str]] = set()
     sources = ((ROOT / "chronicle/publish", [("**.py", "python")]),
                (ROOT / "themes/default/templates", [("**.html", "jinja2")]))

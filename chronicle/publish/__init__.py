@@ -22,16 +22,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
-from sqlmodel import Session, create_engine, select
+from sqlmodel import Session, col, create_engine, select
 
 from chronicle.models import CampaignRow, TurnRow
-from chronicle.publish import genealogy
 from chronicle.publish.data import STORE, SiteData, load_campaign, read_campaign_toml, slugify
+from chronicle.publish.drawings import add_drawings
 from chronicle.publish.errors import PublishError
 from chronicle.publish.feeds import build_feed, build_search_index, build_sitemap
 from chronicle.publish.i18n import ConstantGettext, translations
 from chronicle.publish.narrative import Narrator
-from chronicle.publish.pages import BUILDERS, SiteContext, title_of
+from chronicle.publish.pages import BUILDERS, SiteContext
 from chronicle.publish.writer import Writer
 
 __all__ = ["BuildReport", "PublishError", "build_site"]
@@ -75,7 +75,7 @@ def summarise(folder: Path) -> CampaignSummary:
     try:
         with Session(engine) as session:
             row = session.exec(select(CampaignRow)).first()
-            last = session.exec(select(TurnRow).order_by(TurnRow.number.desc())).first()  # type: ignore[union-attr]
+            last = session.exec(select(TurnRow).order_by(col(TurnRow.number).desc())).first()
     finally:
         engine.dispose()
     if row is None:
@@ -160,34 +160,12 @@ def prepare(data: SiteData, *, archive: bool = True) -> SiteContext:
     chain = theme_chain(campaign.folder, campaign.theme)
     env = environment(chain, campaign.language)
     trans = translations(campaign.language)
-    narrator = Narrator(data.people, data.houses, trans.gettext, trans.ngettext)
+    narrator = Narrator(data.people, data.houses, trans.gettext, trans.ngettext,
+                        {p.id: p.name for p in data.final.provinces.values()})
     ctx = SiteContext(data=data, env=env, narrator=narrator,
                       prefix=f"{campaign.slug}/" if archive else "", archive=archive)
-    _add_genealogies(ctx)
+    add_drawings(ctx)
     return ctx
-
-
-def _add_genealogies(ctx: SiteContext) -> None:
-    data = ctx.data
-    rulers = {pid for h in data.houses.values() for pid, _s, _e in h.rulers}
-    reigning = {h.ruler for h in data.houses.values() if h.ruler and not h.eliminated}
-    people = [genealogy.TreePerson(
-        id=p.id, name=p.name, sex=p.sex, born=p.born, died=p.died, dynasty=p.dynasty,
-        father=p.father, mother=p.mother, refs=p.refs, ruler=p.id in reigning,
-        was_ruler=p.id in rulers, title=title_of(ctx, p)) for p in data.person_order()]
-    marriages = [genealogy.TreeMarriage(husband=m.husband, wife=m.wife, year=m.year)
-                 for m in data.final.marriages]
-    slugs = {p.id: p.slug for p in data.people.values()}
-    result = genealogy.render_genealogies(
-        people, marriages, data.final.houses,
-        lambda pid: f"../people/{slugs[pid]}/index.html" if pid in slugs else None,
-        cache_dir=data.campaign.folder / ".cache" / "graphviz")
-    for part in result.parts:
-        name = f"genealogy/{part.filename}"
-        ctx.svgs[name] = result.svgs[part.filename]
-        ctx.genealogies.setdefault(part.dynasty, []).append(name)
-        for pid in part.members:
-            ctx.person_diagram.setdefault(pid, name)
 
 
 def build_campaign(ctx: SiteContext, writer: Writer, base_url: str = "") -> None:

@@ -15,17 +15,17 @@ import json
 import re
 import tomllib
 import unicodedata
-import zlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import Session, create_engine, select
+from sqlmodel import Session, col, create_engine, select
 
 from adjudicator.state import GameState
 from chronicle.models import CampaignRow, EventRow, RollRow, TurnRow
 from chronicle.publish.errors import PublishError
+from chronicle.store import load_snapshot
 
 STORE = "chronicle.sqlite"
 
@@ -35,11 +35,6 @@ def slugify(text: str, default: str = "x") -> str:
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
     return slug or default
-
-
-def load_snapshot(blob: bytes) -> GameState:
-    """A stored state (zlib-compressed JSON of ``GameState.to_dict``)."""
-    return GameState.from_dict(json.loads(zlib.decompress(blob)))
 
 
 @dataclass(frozen=True)
@@ -150,6 +145,7 @@ class BattleView:
     year: int
     round: int | None
     province: str
+    province_id: str
     attacker: str | None
     defender: str | None
     sides: list[dict[str, Any]]
@@ -262,13 +258,13 @@ def load_campaign(folder: Path) -> SiteData:
             row = session.exec(select(CampaignRow)).first()
             if row is None:
                 raise PublishError(f"the store {str(store)!r} has no campaign")
-            turn_rows = list(session.exec(select(TurnRow).order_by(TurnRow.number)))
+            turn_rows = list(session.exec(select(TurnRow).order_by(col(TurnRow.number))))
             events = list(session.exec(
                 select(EventRow).where(EventRow.public == True)  # noqa: E712
-                .order_by(EventRow.turn, EventRow.seq, EventRow.id)))
+                .order_by(col(EventRow.turn), col(EventRow.seq), col(EventRow.id))))
             rolls = list(session.exec(
                 select(RollRow).where(RollRow.secret == False)  # noqa: E712
-                .order_by(RollRow.turn, RollRow.seq, RollRow.id)))
+                .order_by(col(RollRow.turn), col(RollRow.seq), col(RollRow.id))))
             meta = read_campaign_toml(folder)
             return _assemble(folder, row, meta, turn_rows, events, rolls)
     finally:
@@ -411,7 +407,7 @@ def _battles(events: list[EventView], provinces: dict[str, str]) -> dict[str, Ba
         battles[bid] = BattleView(
             id=bid, slug=slug, turn=event.turn, year=event.year,
             round=pl.get("round") if isinstance(pl.get("round"), int) else None,
-            province=provinces.get(where, where), attacker=pl.get("attacker"),
+            province=provinces.get(where, where), province_id=where, attacker=pl.get("attacker"),
             defender=pl.get("defender"),
             sides=_dicts(pl.get("sides")), preliminary=_dicts(pl.get("preliminary")),
             rounds=_dicts(pl.get("rounds")), winner=pl.get("winner"),

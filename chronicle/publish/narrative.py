@@ -20,7 +20,7 @@ NGettext = Callable[[str, str, int], str]
 
 # Kinds that are bookkeeping, told elsewhere (wealth tables, battle pages) or
 # redundant with another event of the same turn.
-SILENT = frozenset({"wealth", "kingdom-order", "notice"})
+SILENT = frozenset({"wealth", "kingdom-order", "notice", "counter-moved"})
 
 
 # Links are built once with this mark where the page's way back to the
@@ -44,9 +44,11 @@ class Narrator:
     """
 
     def __init__(self, people: Mapping[str, PersonView], houses: Mapping[str, HouseView],
-                 gettext: Gettext, ngettext: NGettext) -> None:
+                 gettext: Gettext, ngettext: NGettext,
+                 provinces: Mapping[str, str] | None = None) -> None:
         self.people = people
         self.houses = houses
+        self.provinces = provinces or {}
         self._ = gettext
         self.n_ = ngettext
         self.causes: dict[str, str] = {
@@ -56,6 +58,10 @@ class Narrator:
             "executed": gettext("executed"),
             "battle": gettext("killed in battle"),
             "plague": gettext("the plague"),
+        }
+        self.goods: dict[str, str] = {
+            "metal": gettext("metal"), "cloth": gettext("cloth"), "food": gettext("food"),
+            "wine": gettext("wine"), "gold": gettext("gold"),
         }
         self._people_links: dict[str, str] = {}
         self._house_links: dict[str, str] = {}
@@ -100,6 +106,10 @@ class Narrator:
     def house(self, hid: Any, root: str) -> Markup:
         return Markup(self._house_link(str(hid) if hid else "").replace(ROOT, root))
 
+    def where(self, province: Any) -> str:
+        """A province's name (ids are what events record)."""
+        return self.provinces.get(str(province), str(province or ""))
+
     def cause(self, cause: Any, detail: str) -> str:
         if cause == "arbiter":
             return detail or self._("by the arbiter's ruling")
@@ -134,6 +144,15 @@ class Narrator:
         if template is None:
             template = self._formats[msg] = str(escape(self._(msg)))
         return Markup(template % {k: escape(_clean(v)) for k, v in values.items()})
+
+    def n_fmt(self, singular: str, plural: str, num: int, **values: Any) -> Markup:
+        """``_fmt`` for a message with a plural form chosen by ``num``."""
+        template = str(escape(self.n_(singular, plural, num)))
+        return Markup(template % {"num": num, **{k: escape(_clean(v))
+                                                 for k, v in values.items()}})
+
+    def good(self, good: Any) -> str:
+        return self.goods.get(str(good), str(good))
 
     def _birth(self, pl: dict[str, Any], root: str) -> Markup:
         return self._fmt("%(child)s was born to %(father)s and %(mother)s.",
@@ -223,43 +242,43 @@ class Narrator:
         winner = pl.get("winner")
         if winner:
             return self._fmt("Battle at %(province)s between %(sides)s: %(winner)s prevailed.",
-                             province=str(pl.get("province", "")), sides=sides,
+                             province=self.where(pl.get("province")), sides=sides,
                              winner=self.house(winner, root))
         return self._fmt("Battle at %(province)s between %(sides)s: no side prevailed.",
-                         province=str(pl.get("province", "")), sides=sides)
+                         province=self.where(pl.get("province")), sides=sides)
 
     def _cash_in(self, pl: dict[str, Any], root: str) -> Markup:
-        return self._fmt("%(house)s cashed in %(sets)s for %(value)s crowns.",
-                         house=self.house(pl["house"], root),
-                         sets=", ".join(str(s) for s in pl.get("sets", [])),
-                         value=int(pl.get("value", 0)))
+        return self.n_fmt("%(house)s cashed in %(num)s set of goods for %(value)s crowns.",
+                          "%(house)s cashed in %(num)s sets of goods for %(value)s crowns.",
+                          len(pl.get("sets") or []), house=self.house(pl["house"], root),
+                          value=int(pl.get("value", 0)))
 
     def _revolt(self, pl: dict[str, Any], root: str) -> Markup:
         return self._fmt("%(province)s rose in revolt against %(house)s.",
-                         province=str(pl.get("province", "")), house=self.house(pl["house"], root))
+                         province=self.where(pl.get("province")), house=self.house(pl["house"], root))
 
     def _revolt_ended(self, pl: dict[str, Any], root: str) -> Markup:
         return self._fmt("The revolt in %(province)s is over.",
-                         province=str(pl.get("province", "")))
+                         province=self.where(pl.get("province")))
 
     def _plague(self, pl: dict[str, Any], root: str) -> Markup:
-        return self._fmt("Plague struck %(province)s.", province=str(pl.get("province", "")))
+        return self._fmt("Plague struck %(province)s.", province=self.where(pl.get("province")))
 
     def _famine(self, pl: dict[str, Any], root: str) -> Markup:
-        return self._fmt("Famine struck %(province)s.", province=str(pl.get("province", "")))
+        return self._fmt("Famine struck %(province)s.", province=self.where(pl.get("province")))
 
     def _famine_lifted(self, pl: dict[str, Any], root: str) -> Markup:
         return self._fmt("The famine in %(province)s is over.",
-                         province=str(pl.get("province", "")))
+                         province=self.where(pl.get("province")))
 
     def _fleet_lost(self, pl: dict[str, Any], root: str) -> Markup:
         return self._fmt("A fleet of %(house)s sank in a storm off %(province)s.",
-                         house=self.house(pl["house"], root), province=str(pl.get("province", "")))
+                         house=self.house(pl["house"], root), province=self.where(pl.get("province")))
 
     def _control(self, pl: dict[str, Any], root: str) -> Markup:
         return self._fmt("%(house)s took control of %(province)s.",
                          house=self.house(pl["controller"], root),
-                         province=str(pl.get("province", "")))
+                         province=self.where(pl.get("province")))
 
     def _victory(self, pl: dict[str, Any], root: str) -> Markup:
         return self._fmt("The campaign is over: %(house)s is victorious.",
@@ -268,3 +287,70 @@ class Narrator:
     def _taxes(self, pl: dict[str, Any], root: str) -> Markup:
         return self._fmt("%(house)s levied %(amount)s crowns in taxes.",
                          house=self.house(pl["house"], root), amount=int(pl.get("amount", 0)))
+
+    def _passage(self, pl: dict[str, Any], root: str) -> Markup:
+        if pl.get("allowed"):
+            return self._fmt("%(house)s opened its lands to the armies of %(other)s.",
+                             house=self.house(pl["house"], root), other=self.house(pl["to"], root))
+        return self._fmt("%(house)s closed its lands to the armies of %(other)s.",
+                         house=self.house(pl["house"], root), other=self.house(pl["to"], root))
+
+    def _intervention(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("Unit %(unit)s of %(house)s marched under the banner of %(other)s.",
+                         unit=str(pl.get("unit", "")), house=self.house(pl["house"], root),
+                         other=self.house(pl["under"], root))
+
+    def _resource(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("New %(good)s appeared in %(province)s for %(house)s.",
+                         good=self.good(pl.get("good")), province=self.where(pl.get("province")),
+                         house=self.house(pl["house"], root))
+
+    def _counter_given(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(house)s gave %(good)s in %(province)s to %(other)s.",
+                         house=self.house(pl["house"], root), good=self.good(pl.get("good")),
+                         province=self.where(pl.get("province")), other=self.house(pl["to"], root))
+
+    def _counter_seized(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(house)s seized the %(good)s of %(other)s in %(province)s.",
+                         house=self.house(pl["house"], root), good=self.good(pl.get("good")),
+                         other=self.house(pl["previous"], root),
+                         province=self.where(pl.get("province")))
+
+    def _upkeep(self, pl: dict[str, Any], root: str) -> Markup:
+        lost = sum(int(v) for v in (pl.get("disbanded") or {}).values())
+        if lost:
+            return self._fmt("%(house)s paid %(amount)s crowns of upkeep and had to disband "
+                             "%(lost)s armies.", house=self.house(pl["house"], root),
+                             amount=int(pl.get("amount", 0)), lost=lost)
+        return self._fmt("%(house)s paid %(amount)s crowns of upkeep.",
+                         house=self.house(pl["house"], root), amount=int(pl.get("amount", 0)))
+
+    def _armies_returned(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(armies)s armies of %(house)s returned to service.",
+                         armies=int(pl.get("armies", 0)), house=self.house(pl["house"], root))
+
+    def _raise(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(house)s raised %(armies)s armies in %(province)s (unit %(unit)s) for "
+                         "%(cost)s crowns.", house=self.house(pl["house"], root),
+                         armies=int(pl.get("armies", 0)), province=self.where(pl.get("province")),
+                         unit=str(pl.get("unit", "")), cost=int(pl.get("cost", 0)))
+
+    def _unit_split(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(house)s split unit %(new)s from unit %(unit)s.",
+                         house=self.house(pl["house"], root), new=str(pl.get("new_unit", "")),
+                         unit=str(pl.get("unit", "")))
+
+    def _units_merged(self, pl: dict[str, Any], root: str) -> Markup:
+        return self._fmt("%(house)s merged unit %(unit)s into unit %(into)s.",
+                         house=self.house(pl["house"], root), unit=str(pl.get("unit", "")),
+                         into=str(pl.get("into", "")))
+
+    def _unit_moved(self, pl: dict[str, Any], root: str) -> Markup:
+        path = [self.where(p) for p in pl.get("path") or []]
+        return self._fmt("Unit %(unit)s of %(house)s marched from %(start)s to %(end)s.",
+                         unit=str(pl.get("unit", "")), house=self.house(pl.get("owner"), root),
+                         start=path[0] if path else "?", end=path[-1] if path else "?")
+
+    def _event_die(self, pl: dict[str, Any], root: str) -> Markup | None:
+        """The die itself is on the dice page; its effects are their own events."""
+        return None

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import jinja2
-import markdown
+import markdown  # type: ignore[import-untyped]
 import nh3
 from markupsafe import Markup
 
@@ -79,7 +79,7 @@ class SiteContext:
     person_diagram: dict[str, str] = field(default_factory=dict)
     svgs: dict[str, str] = field(default_factory=dict)
     maps: dict[int, str] = field(default_factory=dict)
-    charts: dict[str, str] = field(default_factory=dict)
+    charts: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def _(self, text: str) -> str:
         return self.narrator._(text)
@@ -113,6 +113,26 @@ def sentences(ctx: SiteContext, events: Iterable[EventView], root: str) -> list[
         if text is not None:
             told.append((event, text))
     return told
+
+
+SECTION_OF_PHASE = {"interphase": "realms", "cash-in": "trade", "wealth": "trade"}
+SECTION_ORDER = ("courts", "realms", "war", "trade")
+
+
+def section_of(phase: str) -> str:
+    """The part of a turn's chronicle an event belongs to, from its phase."""
+    if phase.startswith(("movement", "battle")):
+        return "war"
+    return SECTION_OF_PHASE.get(phase, "courts")
+
+
+def sectioned(told: list[tuple[EventView, Markup]]) -> list[tuple[str, list[tuple[
+        EventView, Markup]]]]:
+    """The sentences of a turn grouped as the courts, the realms, the war and trade."""
+    groups: dict[str, list[tuple[EventView, Markup]]] = {}
+    for event, text in told:
+        groups.setdefault(section_of(event.phase), []).append((event, text))
+    return [(key, groups[key]) for key in SECTION_ORDER if key in groups]
 
 
 def title_of(ctx: SiteContext, person: PersonView) -> str | None:
@@ -155,12 +175,12 @@ def build_turns(ctx: SiteContext, write: Write) -> None:
     for i, turn in enumerate(turns):
         rel = f"turns/turn-{turn.number:03d}/index.html"
         render(ctx, write, "turn.html", rel, turn=turn,
-               told=sentences(ctx, turn.events, _root(rel)),
+               sections=sectioned(sentences(ctx, turn.events, _root(rel))),
                commentary=sanitise_markdown(turn.commentary) if turn.commentary else None,
                previous=turns[i - 1] if i > 0 else None,
                next=turns[i + 1] if i + 1 < len(turns) else None,
                battles=[ctx.data.battles[b] for b in turn.battles],
-               map_svg=turn.number in ctx.maps)
+               map_svg=ctx.maps.get(turn.number))
         render(ctx, write, "dice.html", f"dice/turn-{turn.number:03d}/index.html", turn=turn)
 
 

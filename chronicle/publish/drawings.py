@@ -1,0 +1,124 @@
+"""The drawings of a campaign: genealogies, standings charts and turn maps.
+
+The drawing modules know nothing of the store; this module feeds them the
+view models, names the files, localises the words they show and records in
+the ``SiteContext`` which page shows which drawing. The files are written by
+``pages.build_svgs`` with everything else. Each turn's map needs that turn's
+state, the slowest thing to decode in a large campaign, so maps are cached
+by the SHA-256 of the snapshot (and the words), next to the Graphviz cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from bisect import bisect_right
+from pathlib import Path
+
+from chronicle.publish import charts, genealogy, mapsvg
+from chronicle.publish.cache import RenderCache
+from chronicle.publish.pages import SiteContext, title_of
+
+MAP_VERSION = "map-1"
+
+
+def cache_dir(ctx: SiteContext) -> Path:
+    return ctx.data.campaign.folder / ".cache"
+
+
+def add_genealogies(ctx: SiteContext) -> None:
+    data = ctx.data
+    rulers = {pid for h in data.houses.values() for pid, _s, _e in h.rulers}
+    reigning = {h.ruler for h in data.houses.values() if h.ruler and not h.eliminated}
+    people = [genealogy.TreePerson(
+        id=p.id, name=p.name, sex=p.sex, born=p.born, died=p.died, dynasty=p.dynasty,
+        father=p.father, mother=p.mother, refs=p.refs, ruler=p.id in reigning,
+        was_ruler=p.id in rulers, title=title_of(ctx, p)) for p in data.person_order()]
+    marriages = [genealogy.TreeMarriage(husband=m.husband, wife=m.wife, year=m.year)
+                 for m in data.final.marriages]
+    slugs = {p.id: p.slug for p in data.people.values()}
+    result = genealogy.render_genealogies(
+        people, marriages, data.final.houses,
+        lambda pid: f"../people/{slugs[pid]}/index.html" if pid in slugs else None,
+        cache_dir=cache_dir(ctx) / "graphviz")
+    for part in result.parts:
+        name = f"genealogy/{part.filename}"
+        ctx.svgs[name] = result.svgs[part.filename]
+        ctx.genealogies.setdefault(part.dynasty, []).append(name)
+        for pid in part.members:
+            ctx.person_diagram.setdefault(pid, name)
+
+
+def living_by_turn(ctx: SiteContext) -> list[tuple[int, str, int]]:
+    """(year, house, living members of the dynasty) at the end of every turn."""
+    data = ctx.data
+    rows: list[tuple[int, str, int]] = []
+    for house in sorted(data.houses):
+        members = [p for p in data.people.values() if p.dynasty == house]
+        born = sorted(p.born for p in members)
+        died = sorted(p.died for p in members if p.died is not None)
+        for turn in data.turns:
+            alive = bisect_right(born, turn.year) - bisect_right(died, turn.year)
+            rows.append((turn.year, house, alive))
+    return rows
+
+
+def add_charts(ctx: SiteContext) -> None:
+    data = ctx.data
+    _ = ctx._
+    houses = data.final.houses
+    if data.turns:
+        ctx.svgs["charts/population.svg"] = charts.population_chart(
+            living_by_turn(ctx), houses, title=_("Living members"),
+            desc=_("The living members of each dynasty at the end of each turn."))
+        ctx.charts["population"] = ("charts/population.svg", _("Living members over time"))
+    if data.wealth:
+        ctx.svgs["charts/treasury.svg"] = charts.wealth_chart(
+            [(w.year, w.house, w.treasury) for w in data.wealth], houses,
+            title=_("Treasury over time"),
+            desc=_("The treasury of each house at the end of each turn."))
+        ctx.charts["treasury"] = ("charts/treasury.svg", _("Treasury over time"))
+    if any(w.cash_in for w in data.wealth):
+        ctx.svgs["charts/cash-ins.svg"] = charts.cash_in_chart(
+            [(w.year, w.house, w.cash_in) for w in data.wealth], houses,
+            title=_("Cash-ins"), desc=_("The total cashed in by each house over the campaign."))
+        ctx.charts["cash-ins"] = ("charts/cash-ins.svg", _("Cash-ins"))
+
+
+def add_maps(ctx: SiteContext) -> None:
+    """One map per turn, for the rulesets with a board."""
+    data = ctx.data
+    if not data.final.provinces:
+        return
+    _ = ctx._
+    words = mapsvg.MapLabels(
+        title=_("Map"), desc=_("Provinces, their controllers, units and battles."),
+        legend=_("Legend"), uncontrolled=_("Uncontrolled"), sea=_("Sea"),
+        capital=_("Capital"), revolt=_("Revolt"), famine=_("Famine"), battle=_("Battle"),
+        armies=_("armies"))
+    cache = RenderCache(cache_dir(ctx) / "maps", salt=f"{MAP_VERSION} {words!r}")
+    slugs = {b.id: b.slug for b in data.battles.values()}
+    for turn in data.turns:
+        battles = [data.battles[b] for b in turn.battles]
+        key = hashlib.sha256(turn.snapshot).hexdigest() + repr(
+            [(b.id, b.slug, b.province) for b in battles])
+        svg = cache.get(key)
+        if svg is None:
+            state = turn.state()
+            svg = mapsvg.map_svg(
+                state.provinces.values(),
+                [u for u in state.units.values() if u.province and u.disbanded is None],
+                [mapsvg.MapBattle(id=b.id, province=b.province_id, title=_(
+                    "Battle of %(province)s") % {"province": b.province}) for b in battles],
+                state.houses,
+                lambda bid: f"../battles/{slugs[bid]}/index.html" if bid in slugs else None,
+                labels=words)
+            cache.put(key, svg)
+        name = f"maps/turn-{turn.number:03d}.svg"
+        ctx.svgs[name] = svg
+        ctx.maps[turn.number] = name
+
+
+def add_drawings(ctx: SiteContext) -> None:
+    add_genealogies(ctx)
+    add_charts(ctx)
+    add_maps(ctx)
