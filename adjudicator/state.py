@@ -8,6 +8,7 @@ engine works on a deep copy (``GameState.copy``) and never mutates its input.
 from __future__ import annotations
 
 import copy
+import itertools
 import pickle
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
@@ -211,15 +212,11 @@ class GameState:
     def find_person(self, ref_or_name: str) -> Person | None:
         """A person by reference number (any dynasty), unique name or id.
 
-        Exact matches win over case-insensitive ones. The index is rebuilt
-        when people are added; a hit is re-checked because a renunciation
-        removes a number without adding anyone.
+        Exact matches win over case-insensitive ones. The index grows with the
+        persons dict (people are only ever added, at its end); a hit is
+        re-checked because a renunciation removes a number without adding anyone.
         """
-        index = self.extra.get("_people_index")
-        if not isinstance(index, tuple) or index[0] != len(self.persons):
-            index = (len(self.persons), self._build_index())
-            self.extra["_people_index"] = index
-        exact, folded = index[1]
+        exact, folded = self._people_index()
         for table, key in ((exact, ref_or_name), (folded, ref_or_name.lower())):
             pid = table.get(key)
             if pid is None:
@@ -230,16 +227,17 @@ class GameState:
                 return person
         return None
 
-    def _build_index(self) -> tuple[dict[str, str], dict[str, str]]:
-        exact: dict[str, str] = {}
-        folded: dict[str, str] = {}
-        for person in sorted(self.persons.values(), key=lambda p: p.seq, reverse=True):
-            for key in (person.id, person.name, *person.refs.values()):
-                exact[key] = person.id
-                folded[key.lower()] = person.id
-        for person in self.persons.values():  # numbers and names beat ids
-            for key in (person.name, *person.refs.values()):
-                exact[key] = person.id
+    def _people_index(self) -> tuple[dict[str, str], dict[str, str]]:
+        cache = self.caches.setdefault("people_index", [0, {}, {}])
+        count, exact, folded = cache
+        if count < len(self.persons):
+            for person in itertools.islice(self.persons.values(), count, None):
+                exact.setdefault(person.id, person.id)
+                folded.setdefault(person.id.lower(), person.id)
+                for key in (person.name, *person.refs.values()):
+                    exact[key] = person.id  # numbers and names beat ids
+                    folded.setdefault(key.lower(), person.id)
+            cache[0] = len(self.persons)
         return exact, folded
 
     def current_marriage(self, pid: str) -> Marriage | None:
@@ -255,17 +253,44 @@ class GameState:
 
     # -- copying and serialising ------------------------------------------
     def copy(self) -> GameState:
-        """A deep copy (a pickle round trip: several times faster than deepcopy)."""
-        clone: GameState = pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
+        """A deep copy that shares the dead.
+
+        The dead are never changed again (no rule acts on them), so only the
+        living are copied: a long campaign's turn then costs what its living
+        cost. The copy itself is a pickle round trip, several times faster
+        than ``copy.deepcopy``.
+        """
+        persons = self.persons
+        living = {pid: p for pid, p in persons.items() if p.died is None}
+        self.persons = living
+        try:
+            clone: GameState = pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
+        finally:
+            self.persons = persons
+        clone.persons = {pid: clone.persons.get(pid) or p for pid, p in persons.items()}
         return clone
 
-    def to_dict(self) -> dict[str, Any]:
+    @property
+    def caches(self) -> dict[str, Any]:
+        """Derived lookups (indexes), never copied or serialised: rebuilt on demand."""
+        found: dict[str, Any] = self.__dict__.setdefault("_caches", {})
+        return found
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_caches", None)
+        return state
+
+    def to_dict(self, *, living_only: bool = False) -> dict[str, Any]:
+        """Plain data for JSON; ``living_only`` leaves the dead out (the store
+        keeps them once, apart)."""
+        persons = self.persons.values()
         return {
             "ruleset": self.ruleset,
             "start_year": self.start_year,
             "turn": self.turn,
             "houses": [h.to_dict() for h in self.houses.values()],
-            "persons": [p.to_dict() for p in self.persons.values()],
+            "persons": [p.to_dict() for p in persons if not living_only or p.died is None],
             "marriages": [m.to_dict() for m in self.marriages],
             "units": [u.to_dict() for u in self.units.values()],
             "provinces": [p.to_dict() for p in self.provinces.values()],

@@ -26,7 +26,7 @@ import tomli_w
 
 from chronicle import runner
 from chronicle.campaign import load_campaign, seed_commitment
-from chronicle.players.dynasty import PERSONALITIES, dynasty_order_file
+from chronicle.demo import play_turns
 
 HOUSES = 10
 LETTERS = "ABCDEFGHIJ"
@@ -57,21 +57,8 @@ def write_campaign(root: Path, seed: str) -> None:
 
 
 def play_dynasty(root: Path, turns: int) -> int:
-    """Play ``turns`` turns; returns the number of turns adjudicated."""
-    campaign = load_campaign(root)
-    ruleset = runner.ruleset_of(campaign)
-    played = 0
-    for _ in range(turns):
-        state = runner.current_state(campaign, ruleset)
-        folder = campaign.orders_dir(state.turn + 1)
-        folder.mkdir(parents=True, exist_ok=True)
-        for index, hid in enumerate(ruleset.ordering_houses(state)):
-            text = dynasty_order_file(state, hid, campaign.rules,
-                                      PERSONALITIES[index % len(PERSONALITIES)])
-            (folder / f"{hid}.orders").write_text(text, encoding="utf-8")
-        runner.adjudicate(campaign)
-        played += 1
-    return played
+    """Play ``turns`` turns with the built-in players; returns the turns adjudicated."""
+    return play_turns(root, turns, "bench")
 
 
 def bench_dynasty(turns: int, seed: str, profile: bool) -> None:

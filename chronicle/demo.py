@@ -37,29 +37,7 @@ def run_demo(*, ruleset: str, turns: int | None, seed: str, out: Path, site: Pat
     (out / MARKER).write_text("made by chronicle demo; safe to delete\n", encoding="utf-8")
     (out / "commentary" / "turn-001.md").write_text(COMMENTARY.format(year=1300),
                                                     encoding="utf-8")
-    campaign = load_campaign(out)
-    ruleset_obj = runner.ruleset_of(campaign)
-    total = turns or DEFAULT_TURNS[ruleset]
-    played = 0
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), disable=quiet, transient=False) as progress:
-        task = progress.add_task("Playing turns", total=total)
-        for _ in range(total):
-            state = runner.current_state(campaign, ruleset_obj)
-            if state.finished:
-                break
-            folder = campaign.orders_dir(state.turn + 1)
-            folder.mkdir(parents=True, exist_ok=True)
-            for index, house in enumerate(sorted(state.houses)):
-                if house not in ruleset_obj.ordering_houses(state):
-                    continue
-                text = orders_for(ruleset, state, house, campaign.rules,
-                                  personality_of(house, index), f"{seed}:{state.turn}:{house}")
-                (folder / f"{house}.orders").write_text(text, encoding="utf-8")
-            runner.adjudicate(campaign)
-            played += 1
-            progress.advance(task)
-        progress.update(task, total=played, completed=played)
+    played = play_turns(out, turns or DEFAULT_TURNS[ruleset], seed, quiet=quiet)
     if site is not None:
         from chronicle.publish import build_site
 
@@ -74,6 +52,38 @@ def run_demo(*, ruleset: str, turns: int | None, seed: str, out: Path, site: Pat
             click.echo(f"The site is in {site}/: open {site}/index.html in a browser, "
                        f"or run 'chronicle serve {site}' and visit http://127.0.0.1:8000/")
     return out
+
+
+def play_turns(folder: Path, turns: int, seed: str, *, quiet: bool = True) -> int:
+    """Play up to ``turns`` turns of a campaign folder with built-in players.
+
+    Each turn the players write real order files into the turn's folder, then
+    the turn is adjudicated and stored like any other. Returns turns played.
+    """
+    campaign = load_campaign(folder)
+    ruleset = runner.ruleset_of(campaign)
+    played = 0
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), disable=quiet, transient=False) as progress:
+        task = progress.add_task("Playing turns", total=turns)
+        state = runner.current_state(campaign, ruleset)
+        for _ in range(turns):
+            if state.finished:
+                break
+            folder_n = campaign.orders_dir(state.turn + 1)
+            folder_n.mkdir(parents=True, exist_ok=True)
+            ordering = set(ruleset.ordering_houses(state))
+            for index, house in enumerate(sorted(state.houses)):
+                if house in ordering:
+                    text = orders_for(campaign.ruleset, state, house, campaign.rules,
+                                      personality_of(house, index),
+                                      f"{seed}:{state.turn}:{house}")
+                    (folder_n / f"{house}.orders").write_text(text, encoding="utf-8")
+            state = runner.adjudicate(campaign, state=state).result.state
+            played += 1
+            progress.advance(task)
+        progress.update(task, total=played, completed=played)
+    return played
 
 
 def _title(ruleset: str, world: str | None) -> str:

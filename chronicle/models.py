@@ -2,8 +2,9 @@
 
 The normalised tables (houses, persons, marriages, claims, units, provinces)
 hold the state at the end of the last adjudicated turn, for the site and the
-exports. ``TurnRow.snapshot`` keeps the complete state at the end of every
-turn (zlib-compressed JSON) so that ``rollback --to N`` is exact. Events and
+exports. ``TurnRow.snapshot`` keeps the state at the end of every turn
+(zlib-compressed JSON, the living only; the dead are in ``ArchiveRow``) so
+that ``rollback --to N`` is exact. Events and
 rolls are append-only, keyed by turn.
 
 The store is the arbiter's: it holds secrets (the epidemic threshold in the
@@ -155,6 +156,19 @@ class RollRow(SQLModel, table=True):
     faces: str                     # JSON list
     total: int
     secret: bool = False
+
+
+class ArchiveRow(SQLModel, table=True):
+    """A dead person's final record (JSON of ``Person``), written in the turn of death.
+
+    Turn snapshots hold only the living; the dead never change again, so they
+    are stored once here instead of in every later snapshot.
+    """
+
+    __tablename__ = "archive"
+    person: str = Field(primary_key=True)
+    turn: int = Field(index=True)
+    data: str
 
 
 class OrderFileRow(SQLModel, table=True):

@@ -96,13 +96,18 @@ def resolve_next(campaign: Campaign, ruleset: Ruleset, state: GameState) -> Turn
                        orders=orders)
 
 
-def adjudicate(campaign: Campaign) -> TurnOutcome:
-    """Adjudicate and store the next turn; write its private reports."""
+def adjudicate(campaign: Campaign, *, state: GameState | None = None) -> TurnOutcome:
+    """Adjudicate and store the next turn; write its private reports.
+
+    ``state`` may pass the store's last state when the caller already holds it
+    (the demo loop does), to save decoding it twice; it must be that state.
+    """
     from chronicle.reports import write_reports
 
     ruleset = ruleset_of(campaign)
     store = open_store(campaign, ruleset)
-    state = store.state()
+    if state is None or state.turn != store.last_turn():
+        state = store.state()
     outcome = resolve_next(campaign, ruleset, state)
     store.commit_turn(state, outcome.result, outcome.orders.texts, outcome.orders.digest)
     write_reports(campaign, outcome)

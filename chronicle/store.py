@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, event, insert
+from sqlalchemy import delete, event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine, select
 
@@ -24,6 +24,7 @@ from adjudicator.rulesets.base import TurnResult
 from adjudicator.rulesets.dynasty.command import unit_command_value
 from adjudicator.state import GameState
 from chronicle.models import (
+    ArchiveRow,
     CampaignRow,
     ClaimRow,
     EventRow,
@@ -45,13 +46,19 @@ class StoreError(Exception):
     """The store file is missing, foreign, or damaged."""
 
 
-def dump_snapshot(state: GameState) -> bytes:
-    text = json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"))
+def dump_snapshot(state: GameState, *, living_only: bool = False) -> bytes:
+    data = state.to_dict(living_only=living_only)
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return zlib.compress(text.encode("utf-8"), SNAPSHOT_LEVEL)
 
 
-def load_snapshot(blob: bytes) -> GameState:
-    return GameState.from_dict(json.loads(zlib.decompress(blob)))
+def load_snapshot(blob: bytes, archived: Iterable[str] = ()) -> GameState:
+    """A state from its snapshot, with the archived dead put back in order."""
+    data = json.loads(zlib.decompress(blob))
+    dead = [json.loads(text) for text in archived]
+    if dead:
+        data["persons"] = sorted(data["persons"] + dead, key=lambda p: p["seq"])
+    return GameState.from_dict(data)
 
 
 def _pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -121,7 +128,8 @@ class Store:
             row = session.get(TurnRow, turn)
             if row is None:
                 raise StoreError(f"turn {turn} was never adjudicated")
-            return load_snapshot(row.snapshot)
+            archived = session.exec(select(ArchiveRow.data).where(ArchiveRow.turn <= turn)).all()
+            return load_snapshot(row.snapshot, archived)
 
     def events(self, *, public_only: bool = True) -> list[EventRow]:
         with Session(self.engine) as session:
@@ -142,9 +150,11 @@ class Store:
             if session.get(TurnRow, state.turn) is not None:
                 raise StoreError(f"turn {state.turn} is already in the store")
             session.add(TurnRow(number=state.turn, year=state.year_of(state.turn),
-                                snapshot=dump_snapshot(state), orders_digest=digest,
+                                snapshot=dump_snapshot(state, living_only=True),
+                                orders_digest=digest,
                                 defaulted=json.dumps(result.defaulted)))
             _write_tables(session, state, previous, self.rules)
+            _archive_dead(session, state, previous)
             _insert_events(session, state.turn, result.events)
             _insert_rolls(session, result.rolls)
             _insert_rejections(session, state.turn, result.rejections)
@@ -156,7 +166,7 @@ class Store:
         """Return the store to the end of turn ``to``, in one transaction."""
         target = self.state(to)
         with Session(self.engine) as session, session.begin():
-            for table in (TurnRow, EventRow, RollRow, RejectionRow, OrderFileRow):
+            for table in (TurnRow, EventRow, RollRow, RejectionRow, OrderFileRow, ArchiveRow):
                 column = table.number if table is TurnRow else table.turn  # type: ignore[attr-defined]
                 session.execute(delete(table).where(column > to))
             _write_tables(session, target, None, self.rules)
@@ -255,9 +265,28 @@ def _write_tables(session: Session, state: GameState, previous: GameState | None
         _bulk(session, table, [r for k in stale for r in after.get(k, [])])
 
 
+def _archive_dead(session: Session, state: GameState, previous: GameState) -> None:
+    """Store, once, everyone who died this turn (or was born and died in it)."""
+    rows = []
+    for pid, person in state.persons.items():
+        if person.died is None:
+            continue
+        before = previous.persons.get(pid)
+        if before is None or before.died is None:
+            rows.append(dict(person=pid, turn=state.turn,
+                             data=json.dumps(person.to_dict(), sort_keys=True)))
+    _bulk(session, ArchiveRow, rows)
+
+
 def _bulk(session: Session, table: type, rows: Sequence[dict[str, Any]]) -> None:
-    if rows:
-        session.execute(insert(table), list(rows))
+    """A plain executemany: the ORM's bulk path cost more than the rows themselves."""
+    if not rows:
+        return
+    columns = [c.name for c in table.__table__.columns  # type: ignore[attr-defined]
+               if c.name in rows[0]]
+    sql = (f"INSERT INTO {table.__tablename__} ({', '.join(columns)}) "  # type: ignore[attr-defined]
+           f"VALUES ({', '.join('?' for _ in columns)})")
+    session.connection().exec_driver_sql(sql, [tuple(r[c] for c in columns) for r in rows])
 
 
 def _insert_events(session: Session, turn: int, events: Iterable[Event]) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 from sqlmodel import Session, col, create_engine, select
 
 from adjudicator.state import GameState
-from chronicle.models import CampaignRow, EventRow, RollRow, TurnRow
+from chronicle.models import ArchiveRow, CampaignRow, EventRow, RollRow, TurnRow
 from chronicle.publish.errors import PublishError
 from chronicle.store import load_snapshot
 
@@ -266,14 +266,18 @@ def load_campaign(folder: Path) -> SiteData:
                 select(RollRow).where(RollRow.secret == False)  # noqa: E712
                 .order_by(col(RollRow.turn), col(RollRow.seq), col(RollRow.id))))
             meta = read_campaign_toml(folder)
-            return _assemble(folder, row, meta, turn_rows, events, rolls)
+            archived = list(session.exec(select(ArchiveRow.data)))
+            return _assemble(folder, row, meta, turn_rows, events, rolls, archived)
     finally:
         engine.dispose()
 
 
 def _assemble(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: list[TurnRow],
-              event_rows: list[EventRow], roll_rows: list[RollRow]) -> SiteData:
-    final = load_snapshot(turn_rows[-1].snapshot if turn_rows else row.initial)
+              event_rows: list[EventRow], roll_rows: list[RollRow],
+              archived: list[str] | None = None) -> SiteData:
+    # Turn snapshots hold the living; the dead of every turn are in the archive.
+    final = load_snapshot(turn_rows[-1].snapshot if turn_rows else row.initial,
+                          archived if turn_rows else ())
     years = {t.number: t.year for t in turn_rows}
     finished = final.finished or row.seed_revealed is not None
     campaign = CampaignView(

@@ -219,6 +219,8 @@ def check_renounce(state: GameState, house: str, order: RenounceOrder) -> str | 
         return f"nobody is called {order.person!r}"
     if not controls(house, person):
         return f"{person.name} does not belong to this house"
+    if person.died is not None:
+        return f"{person.name} is dead"
     dynasty = find_dynasty(state, order.dynasty)
     if dynasty is None:
         return f"there is no dynasty {order.dynasty!r}"

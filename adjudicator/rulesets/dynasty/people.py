@@ -53,10 +53,10 @@ def name_list(rules: Mapping[str, Any], dynasty: str | None, sex: str) -> Sequen
 
 
 def used_names(state: GameState) -> set[str]:
-    used = state.extra.get("_used_names")
+    used = state.caches.get("used_names")
     if not isinstance(used, set):
         used = {p.name.lower() for p in state.persons.values()}
-        state.extra["_used_names"] = used
+        state.caches["used_names"] = used
     return used
 
 

@@ -40,14 +40,14 @@ def run_widows(ctx: TurnContext) -> None:
     """A1: every widow but a queen returns to the court of her birth dynasty."""
     state = ctx.state
     ctx.dice.set_phase("widows")
+    widowed = {m.wife for m in state.marriages if m.end_cause == "death"}
     for person in sorted(state.living(), key=lambda p: p.seq):
         if (person.sex != Sex.FEMALE or person.spouse is not None or person.widowed_queen
                 or person.dynasty is None):
             continue
         if any(h.ruler == person.id for h in state.houses.values()):
             continue
-        widowed = any(m.wife == person.id and m.end_cause == "death" for m in state.marriages)
-        if not widowed or person.court == person.dynasty:
+        if person.id not in widowed or person.court == person.dynasty:
             continue
         previous = person.court
         person.court = person.dynasty
