@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, event
+from sqlalchemy import delete, event, inspect
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine, select
 
@@ -88,10 +88,16 @@ class Store:
             raise StoreError(f"{path.name}: no store yet; adjudicate a turn first")
         store = cls(open_engine(path), rules)
         try:
+            present = set(inspect(store.engine).get_table_names())
             with Session(store.engine) as session:
                 session.exec(select(CampaignRow)).first()
         except Exception as err:  # a foreign or damaged file
             raise StoreError(f"{path.name}: not a chronicle store ({type(err).__name__})") from None
+        missing = sorted(set(SQLModel.metadata.tables) - present)
+        if missing:
+            raise StoreError(f"{path.name}: made by an older version of Chronicle (no table "
+                             f"{', '.join(missing)}); replay the campaign's orders into a new "
+                             "store, or use the version that made it")
         return store
 
     @classmethod
