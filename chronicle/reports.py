@@ -10,9 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from adjudicator.events import Event, Notice
+from adjudicator.rulesets.base import Ruleset
 from adjudicator.state import GameState
 from chronicle.campaign import Campaign
-from chronicle.runner import TurnOutcome
+from chronicle.runner import TurnOutcome, ruleset_of
 from chronicle.text import describe_event, person_label
 
 
@@ -21,20 +22,24 @@ def _md(text: str) -> str:
     return "".join("\\" + ch if ch in "\\`*_[]<>|" else ch for ch in text)
 
 
-def house_report(state: GameState, outcome: TurnOutcome, house: str,
+def house_report(state: GameState, outcome: TurnOutcome, house: str, ruleset: Ruleset,
                  chronicle: list[str] | None = None) -> str:
     result = outcome.result
     name = state.houses[house].name if house in state.houses else house
-    lines = [f"# {_md(name)}: turn {outcome.turn} ({outcome.year})", ""]
+    when = f"turn {outcome.turn} ({outcome.year})" if ruleset.dynastic else f"move {outcome.turn}"
+    lines = [f"# {_md(name)}: {when}", ""]
     sheet = outcome.orders.sheets.get(house)
     lines.append("## Your orders")
     if sheet is None:
-        lines.append("You sent no orders: the rules' defaults were applied (one birth attempt "
-                     "per couple, automatic assignment, prisoners kept, units hold).")
+        if house in result.defaulted:
+            lines.append(f"You sent no orders: you got the defaults ({ruleset.defaults}).")
+        else:
+            lines.append("No orders were expected from you this turn.")
     elif sheet.refused:
         lines.append(f"Your order file was refused: {_md(sheet.refused)}")
-        lines.append("The rules' defaults were applied instead.")
-    rejected = [r for r in result.rejections if r.house == house]
+        lines.append(f"You got the defaults instead ({ruleset.defaults}).")
+    rejected = sorted((r for r in result.rejections if r.house == house),
+                      key=lambda r: (r.file, r.line))
     if rejected:
         lines.append("")
         lines.append("Rejected lines:")
@@ -47,8 +52,14 @@ def house_report(state: GameState, outcome: TurnOutcome, house: str,
         lines += [f"- {_md(n.text)}" for n in notices]
     lines += ["", "## The chronicle of the turn"]
     lines += chronicle if chronicle is not None else _event_lines(state, result.events)
-    lines += ["", "## Your family"]
-    lines += _family(state, house)
+    if ruleset.dynastic:
+        lines += ["", "## Your family"]
+        lines += _family(state, house)
+    house_row = state.houses.get(house)
+    if not state.finished and house_row is not None and not house_row.eliminated:
+        lines += ["", "## Your orders for the next turn",
+                  "Edit this and send it back (everything after # is a comment):", "",
+                  "```", ruleset.template(state, house).rstrip("\n"), "```"]
     return "\n".join(lines) + "\n"
 
 
@@ -94,7 +105,8 @@ def arbiter_report(state: GameState, outcome: TurnOutcome,
     for problem in outcome.orders.problems + outcome.orders.refused():
         lines.append(f"- {_md(problem)}")
     lines += ["", "## Rejected lines"]
-    lines += [f"- `{r}`" for r in result.rejections] or ["- none"]
+    lines += [f"- `{r}`" for r in sorted(result.rejections, key=lambda r: (r.file, r.line))] \
+        or ["- none"]
     lines += ["", "## Events"]
     lines += chronicle if chronicle is not None else _event_lines(state, result.events)
     lines += ["", "## Private notices"]
@@ -108,9 +120,11 @@ def write_reports(campaign: Campaign, outcome: TurnOutcome) -> list[Path]:
     state = outcome.result.state
     written = []
     chronicle = _event_lines(state, outcome.result.events)
+    ruleset = ruleset_of(campaign)
     for house in sorted(outcome.previous.houses):
         path = folder / f"{house}.md"
-        path.write_text(house_report(state, outcome, house, chronicle), encoding="utf-8")
+        path.write_text(house_report(state, outcome, house, ruleset, chronicle),
+                        encoding="utf-8")
         written.append(path)
     path = folder / "arbiter.md"
     path.write_text(arbiter_report(state, outcome, chronicle), encoding="utf-8")

@@ -87,6 +87,10 @@ class Ruleset(ABC):
 
     id: str = ""
     grammar: Grammar
+    #: What a house that sent no (usable) orders gets, in a player's words.
+    defaults: str = "the rules' defaults"
+    #: Whether houses are dynasties with families (Parts A and B).
+    dynastic: bool = False
 
     def __init__(self, rules: Mapping[str, Any]) -> None:
         self.rules = rules

@@ -54,6 +54,9 @@ BLOOD_ROYALE_GRAMMAR = build_grammar()
 class BloodRoyaleRuleset(DynastyRuleset):
     id = RULESET_ID
     grammar: Grammar = BLOOD_ROYALE_GRAMMAR
+    defaults = ("one birth attempt per eligible couple, automatic assignment of commanders, "
+                "prisoners kept, normal taxes, no armies raised, units hold, standing orders "
+                "and passage unchanged")
 
     def __init__(self, rules: Mapping[str, Any],
                  resolve_contacts: ContactResolver | None = None) -> None:

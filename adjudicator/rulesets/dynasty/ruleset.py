@@ -36,6 +36,9 @@ from adjudicator.state import GameState
 class DynastyRuleset(Ruleset):
     id = "dynasty"
     grammar: Grammar = DYNASTY_GRAMMAR
+    defaults = ("one birth attempt per eligible couple, automatic assignment of commanders, "
+                "prisoners kept")
+    dynastic = True
     arbiter_grammar: Grammar = ARBITER_GRAMMAR
 
     def grammar_for(self, house: str) -> Grammar:

@@ -56,6 +56,7 @@ class FamillesRuleset(Ruleset):
 
     id = "familles"
     grammar = GRAMMAR
+    defaults = "a pass: you draw a card"
 
     @property
     def numbers(self) -> Mapping[str, Any]:
