@@ -75,7 +75,8 @@ def check(campaign: Path) -> None:
     camp = load_campaign(campaign)
     turn, orders = runner.check(camp)
     problems = orders.problems + orders.refused()
-    rejections = [r for _, s in sorted(orders.sheets.items()) for r in s.rejections]
+    rejections = sorted((r for s in orders.sheets.values() for r in s.rejections),
+                        key=lambda r: (r.file, r.line))
     for line in problems:
         click.echo(line)
     for rejection in rejections:
@@ -95,7 +96,7 @@ def _summary(outcome: Any) -> None:
     click.echo(f"Turn {outcome.turn} ({outcome.year}) adjudicated.")
     for problem in outcome.orders.problems + outcome.orders.refused():
         click.echo(f"  {problem}")
-    for rejection in result.rejections:
+    for rejection in sorted(result.rejections, key=lambda r: (r.file, r.line)):
         click.echo(f"  rejected: {rejection}")
     if result.defaulted:
         click.echo(f"  defaults applied for: {', '.join(result.defaulted)}")
