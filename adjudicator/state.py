@@ -195,7 +195,34 @@ class GameState:
 
     # -- lookups -----------------------------------------------------------
     def living(self) -> list[Person]:
-        return [p for p in self.persons.values() if p.died is None]
+        """The living, in order of appearance.
+
+        Nobody comes back from the dead and people are only ever added at the
+        end of ``persons``, so the cache keeps the last answer, appends the
+        newcomers and drops the newly dead: the cost is the living's, not the
+        whole campaign's.
+        """
+        cache = self.caches.get("living")
+        if cache is None:
+            cache = self.caches["living"] = [0, []]
+        count, known = cache
+        if count < len(self.persons):
+            known = known + list(itertools.islice(self.persons.values(), count, None))
+        alive = [p for p in known if p.died is None]
+        cache[0], cache[1] = len(self.persons), alive
+        return list(alive)
+
+    def open_marriages(self) -> list[Marriage]:
+        """Marriages not ended, oldest first (cached like ``living``)."""
+        cache = self.caches.get("marriages")
+        if cache is None:
+            cache = self.caches["marriages"] = [0, []]
+        count, known = cache
+        if count < len(self.marriages):
+            known = known + self.marriages[count:]
+        current = [m for m in known if m.ended is None]
+        cache[0], cache[1] = len(self.marriages), current
+        return list(current)
 
     def person(self, pid: str) -> Person:
         return self.persons[pid]
@@ -241,8 +268,8 @@ class GameState:
         return exact, folded
 
     def current_marriage(self, pid: str) -> Marriage | None:
-        for marriage in reversed(self.marriages):
-            if marriage.ended is None and pid in (marriage.husband, marriage.wife):
+        for marriage in reversed(self.open_marriages()):
+            if pid in (marriage.husband, marriage.wife):
                 return marriage
         return None
 

@@ -21,9 +21,7 @@ from adjudicator.state import GameState, Marriage, Person, Sex
 def eligible_couples(state: GameState, year: int, max_mother_age: int) -> list[Marriage]:
     """Married couples whose mother is young enough and neither is a prisoner (A5.1)."""
     couples = []
-    for marriage in state.marriages:
-        if marriage.ended is not None:
-            continue
+    for marriage in state.open_marriages():
         husband, wife = state.persons[marriage.husband], state.persons[marriage.wife]
         if husband.died is not None or wife.died is not None:
             continue
