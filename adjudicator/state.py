@@ -244,6 +244,11 @@ class GameState:
         re-checked because a renunciation removes a number without adding anyone.
         """
         exact, folded = self._people_index()
+        pid = exact.get(ref_or_name)
+        if pid is not None:
+            person = self.persons[pid]
+            if ref_or_name in (person.name, person.id) or ref_or_name in person.refs.values():
+                return person
         for table, key in ((exact, ref_or_name), (folded, ref_or_name.lower())):
             pid = table.get(key)
             if pid is None:

@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from chronicle import runner
 from chronicle.campaign import CampaignError, load_campaign
-from chronicle.players import orders_for, personality_of
+from chronicle.players import PERSONALITIES, orders_for
 from chronicle.scaffold import scaffold
 
 MARKER = ".chronicle-demo"
@@ -54,7 +54,8 @@ def run_demo(*, ruleset: str, turns: int | None, seed: str, out: Path, site: Pat
     return out
 
 
-def play_turns(folder: Path, turns: int, seed: str, *, quiet: bool = True) -> int:
+def play_turns(folder: Path, turns: int, seed: str, *, quiet: bool = True,
+               personalities: tuple[str, ...] = PERSONALITIES) -> int:
     """Play up to ``turns`` turns of a campaign folder with built-in players.
 
     Each turn the players write real order files into the turn's folder, then
@@ -76,7 +77,7 @@ def play_turns(folder: Path, turns: int, seed: str, *, quiet: bool = True) -> in
             for index, house in enumerate(sorted(state.houses)):
                 if house in ordering:
                     text = orders_for(campaign.ruleset, state, house, campaign.rules,
-                                      personality_of(house, index),
+                                      personalities[index % len(personalities)],
                                       f"{seed}:{state.turn}:{house}")
                     (folder_n / f"{house}.orders").write_text(text, encoding="utf-8")
             state = runner.adjudicate(campaign, state=state).result.state

@@ -17,9 +17,12 @@ from chronicle.runner import TurnOutcome, ruleset_of
 from chronicle.text import describe_event, person_label
 
 
+_MARKDOWN = str.maketrans({ch: "\\" + ch for ch in "\\`*_[]<>|"})
+
+
 def _md(text: str) -> str:
     """Neutralise Markdown in untrusted text: reports may be rendered by mail clients."""
-    return "".join("\\" + ch if ch in "\\`*_[]<>|" else ch for ch in text)
+    return text.translate(_MARKDOWN)
 
 
 def house_report(state: GameState, outcome: TurnOutcome, house: str, ruleset: Ruleset,

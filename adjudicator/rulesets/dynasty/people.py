@@ -60,22 +60,43 @@ def used_names(state: GameState) -> set[str]:
     return used
 
 
+def roman(number: int) -> str:
+    """``number`` in Roman numerals (2 → "II"), for regnal-style ordinals."""
+    out = []
+    for value, letters in _ROMAN:
+        while number >= value:
+            out.append(letters)
+            number -= value
+    return "".join(out)
+
+
+_ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+          (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+
+
+def _candidate(listed: Sequence[str], index: int) -> str:
+    """The ``index``-th name of the endless list: the names, then "II"s, "III"s..."""
+    round_, position = divmod(index, len(listed))
+    name = listed[position]
+    return name if round_ == 0 else f"{name} {roman(round_ + 1)}"
+
+
 def next_name(state: GameState, rules: Mapping[str, Any], dynasty: str | None, sex: str) -> str:
-    """The first unused name of the dynasty's list, then ordinals (A1)."""
+    """The first unused name of the dynasty's list, then with ordinals (A1).
+
+    Names are only ever added to the campaign, so the first free place in
+    the endless list never moves back: a cursor per list, kept in the state,
+    spares scanning a century of names for every birth.
+    """
     used = used_names(state)
     listed = name_list(rules, dynasty, sex)
-    for name in listed:
-        if name.lower() not in used:
-            return name
-    for ordinal in dynasty_rules(rules).ordinals:
-        for name in listed:
-            candidate = f"{name} {ordinal}"
-            if candidate.lower() not in used:
-                return candidate
-    n = 2
-    while f"{listed[0]} {n}".lower() in used:
-        n += 1
-    return f"{listed[0]} {n}"
+    cursors = state.extra.setdefault("name_cursors", {})
+    key = f"{dynasty or MINOR_NOBILITY}:{sex}"
+    index = int(cursors.get(key, 0))
+    while _candidate(listed, index).lower() in used:
+        index += 1
+    cursors[key] = index
+    return _candidate(listed, index)
 
 
 def add_person(state: GameState, person: Person) -> Person:

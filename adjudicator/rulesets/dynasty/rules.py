@@ -30,7 +30,6 @@ class DynastyRules:
     voluntary_age: int
     command_limit: int
     capture_faces: int
-    ordinals: tuple[str, ...]
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> DynastyRules:
@@ -58,7 +57,6 @@ class DynastyRules:
                 voluntary_age=int(k["voluntary_age"]),
                 command_limit=int(k["limit"]),
                 capture_faces=int(data["capture"]["faces"]),
-                ordinals=tuple(str(o) for o in data["names"]["ordinals"]),
             )
         except (KeyError, TypeError, ValueError) as err:
             raise RulesDataError(f"dynasty rules: missing or bad entry {err}") from err
