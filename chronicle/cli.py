@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from chronicle.campaign import CampaignError, load_campaign
+from chronicle.publish.errors import PublishError
 from chronicle.store import StoreError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -29,7 +30,7 @@ def refusals(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except (CampaignError, StoreError) as err:
+        except (CampaignError, StoreError, PublishError) as err:
             click.echo(f"error: {err}", err=True)
             sys.exit(1)
 
@@ -214,14 +215,17 @@ def template(campaign: Path, auto: tuple[str, ...], personality: str, force: boo
                 type=click.Path(file_okay=False, path_type=Path))
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
               default=Path("site"), show_default=True)
+@click.option("--base-url", default="", metavar="URL",
+              help="Where the site will live (https://...), for absolute links in the "
+                   "feed and sitemap; relative links otherwise.")
 @refusals
-def build(campaigns: tuple[Path, ...], output: Path) -> None:
+def build(campaigns: tuple[Path, ...], output: Path, base_url: str) -> None:
     """Publish the static site; several campaigns form one archive."""
     from chronicle.publish import build_site
 
     for folder in campaigns:
         load_campaign(folder)
-    report = build_site(list(campaigns), output)
+    report = build_site(list(campaigns), output, base_url=base_url)
     click.echo(f"Site written to {output}/: {report.files} files, {len(report.changed)} "
                f"changed, {len(report.removed)} removed. Open {output}/index.html.")
 

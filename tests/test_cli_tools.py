@@ -1,0 +1,128 @@
+"""The arbiter's other commands: auto-play, ending a campaign, GEDCOM, simulate, build.
+
+DESIGN.md "Command line" and issue #5: `chronicle template --auto HOUSE` hands a
+house to a built-in player for one turn; `end` reveals the seed for the
+archive; `simulate` reports Monte Carlo figures as a table and as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from chronicle.cli import cli
+from chronicle.demo import run_demo
+
+SEED = "tools-SECRET-seed-4410"
+
+
+def run(*args: str | Path) -> Result:
+    result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=True)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"traceback from {args}: {result.exception!r}\n{result.output}")
+    return result
+
+
+def _campaign(tmp_path: Path, ruleset: str = "dynasty") -> Path:
+    root = tmp_path / "camp"
+    assert run("new", root, "--ruleset", ruleset, "--seed", SEED).exit_code == 0
+    return root
+
+
+def test_template_auto_writes_a_valid_order_file_for_one_house(tmp_path: Path) -> None:
+    """A built-in player writes England's orders in the players' own language;
+    `check` then accepts every line, and a second --auto refuses to overwrite."""
+    root = _campaign(tmp_path)
+    result = run("template", root, "--auto", "england")
+    assert result.exit_code == 0, result.output
+    written = root / "orders" / "turn-001" / "england.orders"
+    assert written.read_text(encoding="utf-8").startswith("house england\n")
+    assert (root / "templates" / "turn-001" / "france.orders").is_file()
+    assert run("check", root).exit_code == 0
+    again = run("template", root, "--auto", "england")
+    assert again.exit_code == 1 and "already exists" in again.output
+    assert run("template", root, "--auto", "nowhere").exit_code == 1
+
+
+def test_end_reveals_the_seed_only_then(tmp_path: Path) -> None:
+    """DESIGN.md: the seed is revealed in the archive when the campaign ends."""
+    root = _campaign(tmp_path)
+    (root / "orders" / "turn-001").mkdir(parents=True, exist_ok=True)
+    assert run("adjudicate", root).exit_code == 0
+    before = run("export", root)
+    assert SEED not in before.output
+    assert run("end", root).exit_code == 0
+    after = json.loads(run("export", root).output)
+    assert after["campaign"]["seed"] == SEED
+
+
+def test_export_gedcom_names_every_person_with_reference_numbers(tmp_path: Path) -> None:
+    root = _campaign(tmp_path)
+    (root / "orders" / "turn-001").mkdir(parents=True, exist_ok=True)
+    assert run("adjudicate", root).exit_code == 0
+    people = json.loads(run("export", root).output)["persons"]
+    gedcom = run("export", root, "--format", "gedcom").output
+    assert gedcom.startswith("0 HEAD") and gedcom.rstrip().endswith("0 TRLR")
+    assert gedcom.count(" INDI\n") == len(people)
+    for person in people:
+        for ref in person["refs"].values():
+            assert f"1 REFN {ref}\n" in gedcom
+
+
+def test_simulate_reports_a_table_and_json(tmp_path: Path) -> None:
+    """Issue #5: extinction rate per house, living members over time, epidemics,
+    deaths by cause, wealth spread and battle counts."""
+    out = tmp_path / "report.json"
+    result = run("simulate", "--ruleset", "dynasty", "--runs", "3", "--turns", "4",
+                 "--jobs", "1", "--json", out)
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["runs"] == 3
+    assert set(report["extinction_rate"]) == {"castile", "england", "france"}
+    assert len(report["living_over_time"]) == 4
+    assert {"epidemics_per_run", "deaths_by_cause", "wealth", "battles_per_run"} <= set(report)
+    assert "extinction rate" in result.output
+
+
+def test_simulate_is_reproducible_across_processes(tmp_path: Path) -> None:
+    """The same seed gives the same figures on one process or two."""
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    for path, jobs in ((one, "1"), (two, "2")):
+        run("simulate", "--ruleset", "dynasty", "--runs", "4", "--turns", "3", "--jobs", jobs,
+            "--json", path)
+    strip = ("seconds", "runs_per_second")
+    a, b = (json.loads(p.read_text(encoding="utf-8")) for p in (one, two))
+    assert {k: v for k, v in a.items() if k not in strip} == \
+        {k: v for k, v in b.items() if k not in strip}
+
+
+def test_demo_refuses_to_overwrite_a_folder_it_did_not_make(tmp_path: Path) -> None:
+    """The demo keeps its campaign in --out; it never deletes a folder it did not create."""
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "notes.txt").write_text("mine", encoding="utf-8")
+    result = run("demo", "--ruleset", "dynasty", "--turns", "1", "--out", precious, "--no-site")
+    assert result.exit_code == 1
+    assert (precious / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_demo_plays_and_replays_identically(tmp_path: Path) -> None:
+    """Issue #5: the same seed gives the same export, through the demo command."""
+    exports = []
+    for name in ("a", "b"):
+        out = tmp_path / name
+        run_demo(ruleset="blood-royale", turns=3, seed="S", out=out, site=None, quiet=True)
+        data = json.loads(run("export", out).output)
+        data.pop("campaign")
+        exports.append(data)
+    assert exports[0] == exports[1]
+    assert exports[0]["turn"] == 3 and exports[0]["wealth"]
+
+
+def test_build_of_a_folder_without_a_store_is_refused(tmp_path: Path) -> None:
+    root = _campaign(tmp_path)
+    result = run("build", root, "-o", tmp_path / "site")
+    assert result.exit_code == 1
+    assert "error:" in result.output
