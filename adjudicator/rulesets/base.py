@@ -13,14 +13,33 @@ The verbs follow one pattern:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from adjudicator.dice import Dice, Roll
 from adjudicator.events import Event, Notice
 from adjudicator.orders import Grammar, Order, OrderSheet, Rejection
 from adjudicator.state import YEARS_PER_TURN, GameState
+
+T = TypeVar("T")
+
+
+def typed_tables(rules: Mapping[str, Any], key: str, parse: Callable[[Mapping[str, Any]], T],
+                 kind: type[T]) -> T:
+    """Typed view of ruleset tables, parsed once per rules mapping.
+
+    The parsed value is kept in the mapping itself under ``_<key>`` (rules
+    mappings are built once per campaign and shared by every turn).
+    """
+    slot = f"_{key}_typed"
+    cached = rules.get(slot)
+    if isinstance(cached, kind):
+        return cached
+    typed = parse(rules)
+    if isinstance(rules, dict):
+        rules[slot] = typed
+    return typed
 
 
 @dataclass

@@ -56,7 +56,7 @@ from typing import Any, ClassVar
 
 from adjudicator.errors import RulesDataError
 from adjudicator.events import Event
-from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.base import TurnContext, typed_tables
 from adjudicator.rulesets.blood_royale.battle_orders import (
     ATTACK,
     FLEE,
@@ -168,13 +168,8 @@ class BattleRules:
 
 def battle_rules(rules: Mapping[str, Any]) -> BattleRules:
     """The typed B6 tables of a rules mapping, parsed once per mapping."""
-    cached = rules.get("_battle_typed")
-    if isinstance(cached, BattleRules):
-        return cached
-    typed = BattleRules.from_mapping(rules["battle"])
-    if isinstance(rules, dict):
-        rules["_battle_typed"] = typed
-    return typed
+    return typed_tables(rules, "battle", lambda r: BattleRules.from_mapping(r["battle"]),
+                        BattleRules)
 
 
 # -- the record ------------------------------------------------------------------------

@@ -115,26 +115,27 @@ def check_move(state: GameState, order: MoveOrder, unit_type: str, start: str,
                rules: Mapping[str, Any]) -> str | None:
     """The checks that do not depend on the turn: names, borders, lengths, terrain."""
     typed = br_rules(rules)
-    legs, reason = resolve_path(state, start, order.legs)
-    if reason is not None:
-        return reason
-    target = state.provinces[legs[-1][-1]]
-    for_names = [[state.provinces[p].name for p in leg] for leg in legs]
-    reason = check_lengths(f"unit {order.unit}", target, for_names, typed.movement.moves,
-                           typed.movement.rounds)
+    legs, reason = _checked_path(state, start, order.legs, f"unit {order.unit}",
+                                 typed.movement.moves, typed.movement.rounds)
     return reason or check_terrain(state, unit_type, legs, typed)
 
 
 def check_carry(state: GameState, order: CarryOrder, start: str,
                 rules: Mapping[str, Any]) -> str | None:
     typed = br_rules(rules)
-    legs, reason = resolve_path(state, start, order.legs)
+    return _checked_path(state, start, order.legs, f"counter {order.counter}",
+                         typed.movement.counter_moves, typed.movement.rounds)[1]
+
+
+def _checked_path(state: GameState, start: str, tokens: tuple[tuple[str, ...], ...], what: str,
+                  per_round: int, rounds: int) -> tuple[list[list[str]], str | None]:
+    """A path's provinces by leg, or why its names, borders or lengths are wrong."""
+    legs, reason = resolve_path(state, start, tokens)
     if reason is not None:
-        return reason
+        return legs, reason
     target = state.provinces[legs[-1][-1]]
     for_names = [[state.provinces[p].name for p in leg] for leg in legs]
-    return check_lengths(f"counter {order.counter}", target, for_names,
-                         typed.movement.counter_moves, typed.movement.rounds)
+    return legs, check_lengths(what, target, for_names, per_round, rounds)
 
 
 # -- who may go where ------------------------------------------------------------------

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.errors import RulesDataError
+from adjudicator.rulesets.base import typed_tables
 
 EVENTS = ("plague", "famine", "unrest", "storm", "harvest", "nothing")
 
@@ -149,9 +150,10 @@ def _unit_types(data: Mapping[str, Any]) -> dict[str, UnitType]:
 
 def br_rules(rules: Mapping[str, Any]) -> BRRules:
     """The typed tables of a rules mapping, parsed once per mapping."""
-    cached = rules.get("_blood_royale_typed")
-    if isinstance(cached, BRRules):
-        return cached
+    return typed_tables(rules, "blood_royale", _parse_br_rules, BRRules)
+
+
+def _parse_br_rules(rules: Mapping[str, Any]) -> BRRules:
     economy = rules.get("economy")
     if not isinstance(economy, Mapping):
         raise RulesDataError("blood-royale rules: the economy table is missing")
@@ -166,6 +168,4 @@ def br_rules(rules: Mapping[str, Any]) -> BRRules:
         basic_goods=tuple(str(g) for g in rules.get("wealth", {}).get(
             "basic", ("metal", "cloth", "food"))),
     )
-    if isinstance(rules, dict):
-        rules["_blood_royale_typed"] = typed
     return typed

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adjudicator.events import Death
-from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.base import TurnContext, typed_tables
 from adjudicator.rulesets.dynasty.rules import DynastyRules
 from adjudicator.state import GameState, Person, Sex
 
@@ -19,13 +19,8 @@ _GENERIC_FEMALE = ("Mary", "Anne", "Margaret", "Isabel", "Joan", "Alice", "Agnes
 
 def dynasty_rules(rules: Mapping[str, Any]) -> DynastyRules:
     """The typed Part A tables of a rules mapping (parsed once per mapping)."""
-    cached = rules.get("_dynasty_typed")
-    if isinstance(cached, DynastyRules):
-        return cached
-    typed = DynastyRules.from_mapping(rules["dynasty"])
-    if isinstance(rules, dict):
-        rules["_dynasty_typed"] = typed
-    return typed
+    return typed_tables(rules, "dynasty", lambda r: DynastyRules.from_mapping(r["dynasty"]),
+                        DynastyRules)
 
 
 def slugify(text: str) -> str:
