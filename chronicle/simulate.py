@@ -18,6 +18,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from adjudicator.dice import SeededDice
@@ -107,11 +108,20 @@ def run_simulation(*, ruleset: str, runs: int, turns: int, seed: str, jobs: int 
     jobs = jobs or os.cpu_count() or 1
     started = time.perf_counter()
     tasks = [(ruleset, turns, f"{seed}:{i}") for i in range(runs)]
-    if jobs == 1:
-        results = [_play(t) for t in tasks]
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(_play, tasks, chunksize=max(1, runs // (jobs * 4))))
+    results: list[dict[str, Any]] = []
+    with Progress(TextColumn("[bold]Simulating"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=True) as progress:
+        task = progress.add_task("runs", total=runs)
+        if jobs == 1:
+            for t in tasks:
+                results.append(_play(t))
+                progress.advance(task)
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                # Results come back in task order, so the report does not depend on timing.
+                for result in pool.map(_play, tasks, chunksize=max(1, min(8, runs // (jobs * 4)))):
+                    results.append(result)
+                    progress.advance(task)
     elapsed = time.perf_counter() - started
     report = summarise(ruleset, results)
     report["seconds"] = round(elapsed, 3)
