@@ -7,27 +7,34 @@ Run from the project folder::
     python bench/build.py --only pelican  # one part: demo, synthetic, pelican, genealogy
 
 It reports, for the demo campaign and for a synthetic campaign of ten houses
-played for a hundred turns, the pages per second of a full build and the
-time of a second build with nothing changed; then Pelican building the same
-number of Markdown articles, and the ratio; then the layout time of a
-500-person genealogy. Campaigns are made in a temporary folder (``--keep``
-keeps them, and the sites, for a look).
+played for a hundred turns, the pages, seconds and pages per second of a full
+build (into an empty folder, with no Graphviz cache) and the time of a second
+build with nothing changed, also as a share of the full build; then Pelican
+building as many Markdown articles in the same run, and the ratio of pages
+per second; then genealogy layout times (a 500-person dynasty in one diagram
+and split, and a deep 10,000-person dynasty split). Campaigns are made in a
+temporary folder (``--keep`` keeps them, and the sites, for a look).
 
 Making campaigns and building sites go through :func:`make_demo`,
-:func:`make_synthetic` and :func:`build_chronicle` only.
+:func:`make_synthetic` and :func:`build_chronicle` only. Campaigns are played
+in a separate process, and both generators are imported before their clocks
+start.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import random
 import shutil
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +50,18 @@ class Timing:
     first: float
     second: float
 
-    def line(self) -> str:
-        rate = self.pages / self.first if self.first else float("inf")
-        return (f"{self.label:<28} {self.pages:>6} pages  full {self.first:7.2f} s "
-                f"({rate:8.1f} pages/s)  unchanged rebuild {self.second:6.2f} s")
+    @property
+    def rate(self) -> float:
+        return self.pages / self.first if self.first else float("inf")
+
+    def row(self) -> str:
+        share = 100 * self.second / self.first if self.first else 0.0
+        return (f"{self.label:<38} {self.pages:>7} {self.first:>9.2f} {self.rate:>9.1f} "
+                f"{self.second:>10.3f} {share:>8.1f} %")
+
+
+HEADER = (f"{'build':<38} {'pages':>7} {'full (s)':>9} {'pages/s':>9} "
+          f"{'again (s)':>10} {'of full':>10}")
 
 
 def count_pages(site: Path) -> int:
@@ -54,6 +69,13 @@ def count_pages(site: Path) -> int:
 
 
 def timed(action: Callable[[], object]) -> float:
+    """Seconds taken by ``action``, once what was written before it is on disk.
+
+    The setup (a campaign played, articles written) leaves the kernel
+    writing back; syncing first keeps that out of the build's time.
+    """
+    if hasattr(os, "sync"):
+        os.sync()
     started = time.perf_counter()
     action()
     return time.perf_counter() - started
@@ -75,9 +97,7 @@ def make_synthetic(folder: Path, houses: int = SYNTHETIC_HOUSES,
     """A dynasty campaign of ``houses`` houses played ``turns`` turns by the built-in players."""
     import tomli_w
 
-    from chronicle import runner
-    from chronicle.campaign import load_campaign
-    from chronicle.players import orders_for, personality_of
+    from chronicle.demo import play_turns
     from chronicle.scaffold import campaign_spec, scaffold
 
     seed = "bench-synthetic"
@@ -96,43 +116,27 @@ def make_synthetic(folder: Path, houses: int = SYNTHETIC_HOUSES,
         ]
         spec["unit"] += [{"id": f"{letter}-{n}", "house": hid, "type": "army"} for n in (1, 2)]
     (folder / "campaign.toml").write_text(tomli_w.dumps(spec), encoding="utf-8")
-    campaign = load_campaign(folder)
-    rules = runner.ruleset_of(campaign)
-    for _ in range(turns):
-        state = runner.current_state(campaign, rules)
-        if state.finished:
-            break
-        orders = campaign.orders_dir(state.turn + 1)
-        orders.mkdir(parents=True, exist_ok=True)
-        for index, house in enumerate(sorted(state.houses)):
-            if house in rules.ordering_houses(state):
-                text = orders_for("dynasty", state, house, campaign.rules,
-                                  personality_of(house, index), f"{seed}:{state.turn}:{house}")
-                (orders / f"{house}.orders").write_text(text, encoding="utf-8")
-        runner.adjudicate(campaign)
+    play_turns(folder, turns, seed)
     return folder
 
 
-def build_chronicle(campaign: Path, site: Path) -> int:
+def build_chronicle(campaign: Path, site: Path) -> None:
     from chronicle.publish import build_site
 
     build_site([campaign], site)
-    return count_pages(site)
 
 
 def bench_chronicle(label: str, make: Callable[[Path], Path], work: Path) -> Timing:
     print(f"{label}: making the campaign…", flush=True)
     started = time.perf_counter()
-    campaign = make(work / f"{label}-campaign")
+    # Played in a process of its own: the build then starts from a clean
+    # interpreter, as ``chronicle build`` does, not one holding a whole game.
+    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as player:
+        campaign = player.submit(make, work / f"{label}-campaign").result()
     print(f"{label}: played in {time.perf_counter() - started:.1f} s; building…", flush=True)
     site = work / f"{label}-site"
-    pages = 0
-
-    def first() -> None:
-        nonlocal pages
-        pages = build_chronicle(campaign, site)
-
-    first_time = timed(first)
+    first_time = timed(lambda: build_chronicle(campaign, site))
+    pages = count_pages(site)
     second_time = timed(lambda: build_chronicle(campaign, site))
     people = _people(campaign)
     return Timing(f"chronicle {label} ({people} people)", pages, first_time, second_time)
@@ -178,7 +182,7 @@ def write_articles(content: Path, count: int) -> None:
             encoding="utf-8")
 
 
-def build_pelican(content: Path, output: Path) -> int:
+def build_pelican(content: Path, output: Path) -> None:
     pelican = _pelican()
     settings = pelican.settings.read_settings(override={
         "PATH": str(content),
@@ -195,20 +199,14 @@ def build_pelican(content: Path, output: Path) -> int:
         "DEFAULT_PAGINATION": 20,
     })
     pelican.Pelican(settings).run()
-    return count_pages(output)
 
 
 def bench_pelican(articles: int, work: Path) -> Timing:
     logging.getLogger("pelican").setLevel(logging.ERROR)
     content, output = work / "pelican-content", work / "pelican-site"
     write_articles(content, articles)
-    pages = 0
-
-    def first() -> None:
-        nonlocal pages
-        pages = build_pelican(content, output)
-
-    first_time = timed(first)
+    first_time = timed(lambda: build_pelican(content, output))
+    pages = count_pages(output)
     second_time = timed(lambda: build_pelican(content, output))
     return Timing(f"pelican ({articles} articles)", pages, first_time, second_time)
 
@@ -216,39 +214,50 @@ def bench_pelican(articles: int, work: Path) -> Timing:
 # -- genealogy -----------------------------------------------------------------------
 
 
-def bench_genealogy(size: int = 500) -> str:
-    """Layout time of one dynasty of ``size`` members, in one diagram and split."""
-    from chronicle.publish.genealogy import (
-        HouseStyle,
-        TreeMarriage,
-        TreePerson,
-        render_genealogies,
-    )
+def _dynasty(size: int) -> tuple[list[Any], list[Any]]:
+    """A dynasty of about ``size`` people, each son founding a family in turn (deep)."""
+    from chronicle.publish.genealogy import TreeMarriage, TreePerson
 
     rng = random.Random(size)
     people = [TreePerson("E0", "Founder", "M", 1200, 1250, "main", refs={"main": "E0"},
                          was_ruler=True)]
+    born = {"E0": 1200}
     marriages: list[TreeMarriage] = []
     fathers = ["E0"]
     while len(people) < size:
         father = fathers.pop(0)
-        born = next(p.born for p in people if p.id == father)
-        wife = TreePerson(f"W{len(people)}", "Wife", "F", born + 2, None, None)
+        wife = TreePerson(f"W{len(people)}", "Wife", "F", born[father] + 2, None, None)
         people.append(wife)
-        marriages.append(TreeMarriage(father, wife.id, born + 20))
+        marriages.append(TreeMarriage(father, wife.id, born[father] + 20))
         for _ in range(rng.randint(1, 4)):
             pid = f"E{len(people)}"
             sex = "M" if rng.random() < 0.6 else "F"
-            people.append(TreePerson(pid, f"Child {pid}", sex, born + 25, born + 80, "main",
-                                     father, wife.id, refs={"main": pid}))
+            born[pid] = born[father] + 25
+            people.append(TreePerson(pid, f"Child {pid}", sex, born[pid], born[pid] + 55,
+                                     "main", father, wife.id, refs={"main": pid}))
             if sex == "M":
                 fathers.append(pid)
         if not fathers:
             fathers.append(people[-1].id)
+    return people, marriages
+
+
+def bench_genealogy(sizes: tuple[tuple[int, int], ...] = ((500, 10**9), (500, 60),
+                                                           (10_000, 60))) -> str:
+    """Layout times of one dynasty: (people, largest diagram) pairs; 10**9 is one diagram.
+
+    Graphviz's layout grows faster than the diagram, so large dynasties are
+    split (60 members a diagram on the site); the layouts of the parts then
+    run on every core.
+    """
+    from chronicle.publish.genealogy import HouseStyle, render_genealogies
+
     houses = {"main": HouseStyle("main", "Main", "#9b1b30")}
-    members = sum(1 for p in people if p.dynasty == "main")
     lines = []
-    for limit, label in ((10**9, "one diagram"), (60, "split at 60")):
+    for size, limit in sizes:
+        people, marriages = _dynasty(size)
+        members = sum(1 for p in people if p.dynasty == "main")
+        label = "one diagram" if limit >= 10**9 else f"split at {limit}"
         started = time.perf_counter()
         result = render_genealogies(people, marriages, houses, lambda pid: f"{pid}.html",
                                     max_members=limit)
@@ -259,6 +268,21 @@ def bench_genealogy(size: int = 500) -> str:
 
 
 # -- main ---------------------------------------------------------------------------
+
+
+def report(results: list[Timing]) -> str:
+    """The table of builds, then each chronicle build's rate against Pelican's."""
+    lines = [HEADER, *(timing.row() for timing in results)]
+    theirs = next((t for t in results if t.label.startswith("pelican")), None)
+    for timing in results:
+        if theirs is not None and timing is not theirs and theirs.rate:
+            lines.append(f"{timing.label}: {timing.rate:.0f} pages/s against Pelican's "
+                         f"{theirs.rate:.0f}: {timing.rate / theirs.rate:.2f}×")
+    for timing in results:
+        if timing.label.startswith("chronicle") and timing.first:
+            lines.append(f"{timing.label}: unchanged rebuild {timing.second:.3f} s, "
+                         f"{100 * timing.second / timing.first:.1f} % of the full build")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -273,6 +297,8 @@ def main(argv: list[str] | None = None) -> None:
     parts = args.only or list(PARTS)
     if "pelican" in parts:
         _pelican()
+    if {"demo", "synthetic"} & set(parts):
+        import chronicle.publish  # noqa: F401  # imported before timing, as Pelican is
     work = args.keep or Path(tempfile.mkdtemp(prefix="chronicle-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     results: list[Timing] = []
@@ -284,16 +310,9 @@ def main(argv: list[str] | None = None) -> None:
         if "pelican" in parts:
             articles = args.pelican_articles or max((t.pages for t in results), default=1000)
             results.append(bench_pelican(articles, work))
-        print()
-        for timing in results:
-            print(timing.line())
-        ours = [t for t in results if t.label.startswith("chronicle")]
-        theirs = [t for t in results if t.label.startswith("pelican")]
-        if ours and theirs:
-            rate = theirs[0].pages / theirs[0].first
-            for timing in ours:
-                print(f"{timing.label}: {timing.pages / timing.first / rate:.2f}× "
-                      f"Pelican's pages per second")
+        if results:
+            print()
+            print(report(results))
         if "genealogy" in parts:
             print(bench_genealogy())
     finally:

@@ -16,7 +16,6 @@ from chronicle.campaign import Campaign
 from chronicle.runner import TurnOutcome, ruleset_of
 from chronicle.text import describe_event, person_label
 
-
 _MARKDOWN = str.maketrans({ch: "\\" + ch for ch in "\\`*_[]<>|"})
 
 

@@ -16,6 +16,7 @@ hash to the fingerprint of the previous build is not rendered at all.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -25,13 +26,15 @@ import jinja2
 from sqlmodel import Session, col, create_engine, select
 
 from chronicle.models import CampaignRow, TurnRow
+from chronicle.publish import familles
 from chronicle.publish.data import STORE, SiteData, load_campaign, read_campaign_toml, slugify
 from chronicle.publish.drawings import add_drawings
 from chronicle.publish.errors import PublishError
 from chronicle.publish.feeds import build_feed, build_search_index, build_sitemap
-from chronicle.publish.i18n import ConstantGettext, translations
+from chronicle.publish.i18n import ConstantGettext, markup_gettext, translations
 from chronicle.publish.narrative import Narrator
 from chronicle.publish.pages import BUILDERS, SiteContext
+from chronicle.publish.parallel import run_builders
 from chronicle.publish.writer import Writer
 
 __all__ = ["BuildReport", "PublishError", "build_site"]
@@ -116,6 +119,7 @@ def environment(chain: list[Path], language: str) -> jinja2.Environment:
             extensions=["jinja2.ext.i18n", ConstantGettext])
         trans = translations(language)
         env.install_gettext_translations(trans, newstyle=True)  # type: ignore[attr-defined]
+        env.globals["_"] = markup_gettext(trans)
         env.globals["_constant_gettext"] = trans.gettext
         env.globals["language"] = language
         _ENVIRONMENTS[key] = env
@@ -164,13 +168,15 @@ def prepare(data: SiteData, *, archive: bool = True) -> SiteContext:
                         {p.id: p.name for p in data.final.provinces.values()})
     ctx = SiteContext(data=data, env=env, narrator=narrator,
                       prefix=f"{campaign.slug}/" if archive else "", archive=archive)
+    if familles.applies(data):
+        return familles.prepare(ctx)
     add_drawings(ctx)
     return ctx
 
 
 def build_campaign(ctx: SiteContext, writer: Writer, base_url: str = "") -> None:
-    for builder in BUILDERS:
-        builder(ctx, writer.write)
+    builders = familles.BUILDERS if isinstance(ctx, familles.FamillesContext) else BUILDERS
+    run_builders(ctx, builders, writer)
     build_feed(ctx, writer.write, base_url)
     build_search_index(ctx, writer.write)
     for rel, path in static_files(theme_chain(ctx.data.campaign.folder,
@@ -202,12 +208,22 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
             report.reused.append(summary.slug)
             continue
         say(f"{summary.slug}: loading")
-        data = load_campaign(summary.folder)
-        ctx = prepare(data)
+        # Loading makes millions of objects that live until the end and no
+        # cycles worth collecting: the garbage collector is paused meanwhile,
+        # then told to leave them alone (``freeze``), which also lets a forked
+        # helper (``parallel``) share their memory instead of copying it.
+        gc.disable()
+        try:
+            data = load_campaign(summary.folder)
+            ctx = prepare(data)
+        finally:
+            gc.freeze()
+            gc.enable()
         say(f"{summary.slug}: writing")
         writer.begin_group(summary.slug, print_)
         build_campaign(ctx, writer, base_url)
         writer.end_group()
+    gc.unfreeze()
     _build_archive(summaries, writer)
     build_sitemap(sorted(writer.written), writer.write, base_url)
     report.removed = writer.finish()

@@ -2,8 +2,9 @@
 
 The drawing modules know nothing of the store; this module feeds them the
 view models, names the files, localises the words they show and records in
-the ``SiteContext`` which page shows which drawing. The files are written by
-``pages.build_svgs`` with everything else. Each turn's map needs that turn's
+the ``SiteContext`` which page shows which drawing. Genealogies are laid out
+in other processes while the pages are rendered (``SiteContext.pending``).
+The files are written by ``pages.build_svgs`` with everything else. Each turn's map needs that turn's
 state, the slowest thing to decode in a large campaign, so maps are cached
 by the SHA-256 of the snapshot (and the words), next to the Graphviz cache.
 """
@@ -36,16 +37,23 @@ def add_genealogies(ctx: SiteContext) -> None:
     marriages = [genealogy.TreeMarriage(husband=m.husband, wife=m.wife, year=m.year)
                  for m in data.final.marriages]
     slugs = {p.id: p.slug for p in data.people.values()}
-    result = genealogy.render_genealogies(
+    pending = genealogy.start_genealogies(
         people, marriages, data.final.houses,
         lambda pid: f"../people/{slugs[pid]}/index.html" if pid in slugs else None,
         cache_dir=cache_dir(ctx) / "graphviz")
-    for part in result.parts:
+    for part in pending.parts:
         name = f"genealogy/{part.filename}"
-        ctx.svgs[name] = result.svgs[part.filename]
         ctx.genealogies.setdefault(part.dynasty, []).append(name)
         for pid in part.members:
             ctx.person_diagram.setdefault(pid, name)
+
+    def finish() -> None:
+        """The layouts run while the pages are written; their files come last."""
+        result = pending.result()
+        for part in result.parts:
+            ctx.svgs[f"genealogy/{part.filename}"] = result.svgs[part.filename]
+
+    ctx.pending.append(finish)
 
 
 def living_by_turn(ctx: SiteContext) -> list[tuple[int, str, int]]:

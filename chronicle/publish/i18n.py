@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
@@ -26,6 +26,7 @@ from jinja2.lexer import (
     Token,
     TokenStream,
 )
+from markupsafe import Markup
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "chronicle"
@@ -48,6 +49,25 @@ def translations(language: str) -> NullTranslations:
     write_mo(buffer, catalog, use_fuzzy=False)
     buffer.seek(0)
     return Translations(fp=buffer, domain=DOMAIN)
+
+
+def markup_gettext(trans: NullTranslations) -> Callable[..., Markup]:
+    """The templates' ``_(text, **values)``, as ``jinja2.ext.i18n`` newstyle gives it.
+
+    Same result (the translation taken as markup, then ``%``-filled with
+    escaped values), without two context lookups and calls per use, and each
+    translation looked up once: pages call it tens of thousands of times.
+    Templates here always autoescape, which the newstyle function checks.
+    """
+    formats: dict[str, Markup] = {}
+
+    def gettext(__string: str, **variables: object) -> Markup:
+        template = formats.get(__string)
+        if template is None:
+            template = formats[__string] = Markup(trans.gettext(__string))
+        return template % variables
+
+    return gettext
 
 
 class ConstantGettext(Extension):

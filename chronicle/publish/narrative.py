@@ -17,6 +17,7 @@ from chronicle.publish.data import EventView, HouseView, PersonView
 
 Gettext = Callable[[str], str]
 NGettext = Callable[[str, str, int], str]
+Teller = Callable[[dict[str, Any], str], Markup | None]
 
 # Kinds that are bookkeeping, told elsewhere (wealth tables, battle pages) or
 # redundant with another event of the same turn.
@@ -67,6 +68,8 @@ class Narrator:
         self._house_links: dict[str, str] = {}
         self._told: dict[tuple[int, int, str], str | None] = {}
         self._formats: dict[str, str] = {}
+        # Sentences of a ruleset's own kinds, plugged in by its pages (``familles``).
+        self.tellers: dict[str, Teller] = {}
 
     # -- names ----------------------------------------------------------------
     def _person_link(self, pid: str) -> str:
@@ -128,7 +131,8 @@ class Narrator:
     def _tell(self, event: EventView) -> Markup | None:
         if event.kind in SILENT:
             return None
-        method = getattr(self, "_" + event.kind.replace("-", "_"), None)
+        method = self.tellers.get(event.kind) or getattr(
+            self, "_" + event.kind.replace("-", "_"), None)
         try:
             if method is not None:
                 result: Markup | None = method(event.payload, ROOT)

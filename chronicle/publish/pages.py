@@ -27,6 +27,7 @@ page works from any folder and from ``file://``.
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,9 +81,22 @@ class SiteContext:
     svgs: dict[str, str] = field(default_factory=dict)
     maps: dict[int, str] = field(default_factory=dict)
     charts: dict[str, tuple[str, str]] = field(default_factory=dict)
+    pending: list[Callable[[], None]] = field(default_factory=list)
+    # Set while several processes share the pages (see ``parallel``): this one
+    # renders the pages whose path hashes to ``index`` (of ``count``), and
+    # hands the others to ``elsewhere``; ``page_write``, when set, receives
+    # the pages rendered here.
+    shard: tuple[int, int] | None = None
+    elsewhere: Callable[[str], None] | None = None
+    page_write: Write | None = None
 
     def _(self, text: str) -> str:
         return self.narrator._(text)
+
+    def finish_drawings(self) -> None:
+        """Wait for the drawings still being laid out (they fill ``svgs``)."""
+        while self.pending:
+            self.pending.pop(0)()
 
 
 def _root(rel: str) -> str:
@@ -91,6 +105,15 @@ def _root(rel: str) -> str:
 
 def render(ctx: SiteContext, write: Write, template: str, rel: str, **values: Any) -> None:
     """Render ``template`` to ``<campaign>/<rel>`` with the per-page link helpers."""
+    if ctx.shard is not None:
+        index, count = ctx.shard
+        # By a hash of the path, not by turn of arrival: builders alternate
+        # kinds of page (a turn, its dice...), which would not share evenly.
+        if zlib.crc32(rel.encode("utf-8")) % count != index:
+            if ctx.elsewhere is not None:
+                ctx.elsewhere(ctx.prefix + rel)
+            return
+        write = ctx.page_write or write
     root = _root(rel)
     narrator = ctx.narrator
     page = ctx.env.get_template(template).render(
@@ -241,6 +264,7 @@ def build_search_page(ctx: SiteContext, write: Write) -> None:
 
 def build_svgs(ctx: SiteContext, write: Write) -> None:
     """Genealogies, maps and charts drawn by their own modules, written as files."""
+    ctx.finish_drawings()
     for name, svg in sorted(ctx.svgs.items()):
         write(ctx.prefix + name, svg)
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from chronicle.publish.errors import PublishError
 
 MANIFEST = ".chronicle-manifest"
-WORKERS = 4
+WORKERS = max(2, os.cpu_count() or 1)
 
 
 class Writer:
@@ -31,6 +32,7 @@ class Writer:
         self.out_dir = out_dir.resolve()
         self._root = str(self.out_dir)
         self._folders: set[str] = set()
+        self._fresh: set[str] = set()  # checked folders that did not exist: made by us
         self._pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="writer")
         self._pending: list[Future[str | None]] = []
         self.written: set[str] = set()
@@ -101,19 +103,61 @@ class Writer:
         The disk work runs on a few threads (it is mostly waiting on the file
         system); ``finish`` waits for it and raises the first error.
         """
-        target = self._target(relpath)
+        target, folder, data = self._checked(relpath, content)
         self._claim(relpath)
-        data = content.encode("utf-8") if isinstance(content, str) else content
+        self._pending.append(self._pool.submit(self._store, relpath, target, folder, data,
+                                               folder in self._fresh))
+
+    def _checked(self, relpath: str, content: str | bytes) -> tuple[str, str, bytes]:
+        """The file's path and folder, once both are known safe, and its bytes."""
+        target = self._target(relpath)
         folder = os.path.dirname(target)
         if folder not in self._folders:
-            if not Path(os.path.realpath(folder)).is_relative_to(self.out_dir):
+            self._check_folder(folder, relpath)
+        return target, folder, content.encode("utf-8") if isinstance(content, str) else content
+
+    def _check_folder(self, folder: str, relpath: str) -> None:
+        """Refuse a folder that is, or lies under, a link (it could lead out of the site).
+
+        Folders already checked are remembered, so a new folder costs one
+        ``lstat`` of its own name, not a walk from the file system's root; a
+        name that does not exist yet will be made by the writer, as a folder,
+        and so will everything under it, which needs no look at all (a first
+        build into an empty folder asks the disk nothing before writing).
+        """
+        if folder == self._root:
+            real = os.path.realpath(folder)
+            if real != self._root:
                 raise PublishError(f"refusing to write through a link: {relpath!r}")
+            if not os.path.lexists(folder):
+                self._fresh.add(folder)
             self._folders.add(folder)
-        self._pending.append(self._pool.submit(self._store, relpath, target, folder, data))
+            return
+        parent = os.path.dirname(folder)
+        if parent not in self._folders:
+            self._check_folder(parent, relpath)
+        if parent in self._fresh:
+            self._fresh.add(folder)
+        else:
+            try:
+                if stat.S_ISLNK(os.lstat(folder).st_mode):
+                    raise PublishError(f"refusing to write through a link: {relpath!r}")
+            except FileNotFoundError:
+                self._fresh.add(folder)
+        self._folders.add(folder)
 
     @staticmethod
-    def _store(relpath: str, target: str, folder: str, data: bytes) -> str | None:
-        """Write one file unless it already holds ``data``; return its path if written."""
+    def _store(relpath: str, target: str, folder: str, data: bytes,
+               fresh: bool = False) -> str | None:
+        """Write one file unless it already holds ``data``; return its path if written.
+
+        In a ``fresh`` folder (absent when checked) there is nothing to compare.
+        """
+        if fresh:
+            os.makedirs(folder, exist_ok=True)
+            with open(target, "wb") as fh:
+                fh.write(data)
+            return relpath
         try:
             if os.stat(target).st_size == len(data):
                 with open(target, "rb") as fh:
@@ -128,6 +172,26 @@ class Writer:
             with open(target, "wb") as fh:
                 fh.write(data)
         return relpath
+
+    # -- pages written by another process (see ``parallel``) --------------------
+    def claim_elsewhere(self, relpath: str) -> None:
+        """Claim a path that another process writes (checked like any other)."""
+        self._target(relpath)
+        self._claim(relpath)
+
+    def write_here(self, relpath: str, content: str | bytes) -> bool:
+        """Write at once, in this thread, claiming nothing; True if the bytes changed.
+
+        For a forked helper process, whose copy of the writer has no threads:
+        the parent claims the path (``claim_elsewhere``) and records the change.
+        """
+        target, folder, data = self._checked(relpath, content)
+        return self._store(relpath, target, folder, data, folder in self._fresh) is not None
+
+    def record_changed(self, paths: list[str]) -> None:
+        """Count as changed files that another process wrote."""
+        self._drain()
+        self.changed.extend(paths)
 
     def _drain(self) -> None:
         pending, self._pending = self._pending, []

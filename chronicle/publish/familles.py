@@ -1,0 +1,395 @@
+"""The site of a game of Les familles nobles (RULES.md D, Play by mail).
+
+A card game needs other pages than a dynasty: the home shows the seats in
+order, whose move it is, the public trait points, how full each generation
+is and the family tree of cards; each move has its page (who did what, the
+points after it, the tree as it stood); each player has a page of their
+moves. The URLs follow the dynasty pages', so the feed, the sitemap and the
+narrator's links to players (``houses/<player>/``) hold::
+
+    <campaign>/index.html                  the table now, and the reveal once over
+    <campaign>/turns/turn-007/index.html   move 7
+    <campaign>/houses/index.html           the players
+    <campaign>/houses/<player>/index.html  one player's moves
+    <campaign>/tree/current.svg            the tree now
+    <campaign>/tree/move-007.svg           the tree after move 7
+
+Secrecy: every fact shown comes from ``export_familles`` of a stored state
+(``public_table``), the engine's public view, which holds only the cards on
+the table, the number of cards in each hand and, once the game is over, the
+secret traits and scores. Hands and traits never leave that function, and
+private events (draws, the deal) are never loaded (``data``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from adjudicator.rulesets.familles import Familles, export_familles
+from adjudicator.state import GameState
+from chronicle.publish.cardtree import (
+    NEUTRAL,
+    GenerationFill,
+    Look,
+    TableCard,
+    TreeWords,
+    render_tree,
+    tree_dot,
+)
+from chronicle.publish.data import SiteData, TurnView
+from chronicle.publish.drawings import cache_dir
+from chronicle.publish.genealogy import safe_colour
+from chronicle.publish.narrative import Narrator
+from chronicle.publish.pages import (
+    SiteContext,
+    Write,
+    _root,
+    build_svgs,
+    render,
+    sanitise_markdown,
+    sentences,
+)
+
+RULESET = "familles"
+CURRENT_TREE = "tree/current.svg"
+PLACING = frozenset({"familles-married", "familles-descendant"})  # kinds that put a card down
+
+
+def applies(data: SiteData) -> bool:
+    """Whether ``data`` is a game of Les familles nobles (its pages are these)."""
+    return data.campaign.ruleset == RULESET
+
+
+# -- the public table -----------------------------------------------------------
+@dataclass(frozen=True)
+class PlayerRow:
+    """A seat as the site shows it; the last four fields stay None until the end."""
+
+    id: str
+    seat: int
+    hand: int
+    trait: str | None = None
+    trait_points: int | None = None
+    penalty: int | None = None
+    score: int | None = None
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The public table at the end of one move (move 0: the deal)."""
+
+    move: int
+    cards: tuple[TableCard, ...]
+    generations: tuple[GenerationFill, ...]
+    trait_points: dict[str, int]
+    players: tuple[PlayerRow, ...]
+    to_move: str | None
+    draw_pile: int
+    current_generation: int
+    finished: bool
+    end: str | None
+    winners: tuple[str, ...]
+
+    def card(self, card: int) -> TableCard | None:
+        for placed in self.cards:
+            if placed.id == card:
+                return placed
+        return None
+
+
+def public_table(state: GameState, move: int) -> TableView:
+    """The table of ``state`` through the engine's public export: no hand, no secret."""
+    export = export_familles(state)
+    cards = tuple(TableCard(
+        id=int(c["id"]), sex=str(c["sex"]), traits=tuple(str(t) for t in c["traits"]),
+        generation=int(c["generation"]), role=str(c["role"]),
+        parents=(int(c["parents"][0]), int(c["parents"][1])) if c["parents"] else None,
+        spouse=None if c["spouse"] is None else int(c["spouse"]),
+        placed_turn=int(c["placed_turn"]), placed_by=c["placed_by"],
+        turned_over=bool(c["turned_over"])) for c in export["cards"])
+    current = int(export["current_generation"])
+    founders = sum(1 for c in cards if c.generation == 1 and c.role == "founder")
+    generations = (GenerationFill(1, founders, None, current > 1), *(
+        GenerationFill(int(g["generation"]), int(g["members"]), int(g["cap"]),
+                       int(g["generation"]) < current) for g in export["generations"]))
+    points = {str(t): int(p) for t, p in export["trait_points"].items()}
+    finished = bool(export["finished"])
+    players = tuple(PlayerRow(
+        id=str(p["id"]), seat=int(p["seat"]), hand=int(p["hand"]),
+        trait=p["trait"] if finished else None,
+        trait_points=points.get(str(p["trait"]), 0) if finished else None,
+        penalty=p["penalty"] if finished else None,
+        score=p["score"] if finished else None) for p in export["players"])
+    return TableView(move=move, cards=cards, generations=generations, trait_points=points,
+                     players=players, to_move=export["to_move"],
+                     draw_pile=int(export["draw_pile"]), current_generation=current,
+                     finished=finished, end=export["end"],
+                     winners=tuple(str(w) for w in export["winners"]))
+
+
+def looks(state: GameState, language: str) -> tuple[dict[str, Look], dict[str, Look]]:
+    """Traits and sexes as the game's rules show them (from ``familles.toml``)."""
+    rules = Familles.from_state(state).rules
+    traits = {t.id: Look(t.name(language), safe_colour(t.colour) or NEUTRAL, t.symbol)
+              for t in rules.traits}
+    sexes = {s: Look(style.name(language), safe_colour(style.colour) or NEUTRAL, style.symbol)
+             for s, style in rules.sexes.items()}
+    return traits, sexes
+
+
+# -- the site's view of the whole game ---------------------------------------------
+@dataclass
+class MoveView:
+    """One move's page: its turn, the table after it and the card it placed."""
+
+    turn: TurnView
+    table: TableView
+    before: TableView | None
+    card: TableCard | None
+    tree: str
+
+    @property
+    def number(self) -> int:
+        return self.turn.number
+
+    @property
+    def player(self) -> str | None:
+        for event in self.turn.events:
+            house = event.payload.get("house")
+            if event.kind.startswith("familles-") and house:
+                return str(house)
+        return None
+
+    def gained(self) -> dict[str, int]:
+        before = self.before.trait_points if self.before else {}
+        return {t: p - before.get(t, 0) for t, p in self.table.trait_points.items()}
+
+
+@dataclass
+class Game:
+    """Everything the familles pages show, prepared once per build."""
+
+    traits: dict[str, Look]
+    sexes: dict[str, Look]
+    table: TableView
+    moves: list[MoveView] = field(default_factory=list)
+    tree: str = CURRENT_TREE
+
+    @property
+    def finished(self) -> bool:
+        return self.table.finished
+
+
+@dataclass
+class FamillesContext(SiteContext):
+    """The ``SiteContext`` of a familles game, with its ``Game``."""
+
+    game: Game | None = None
+
+    @property
+    def the_game(self) -> Game:
+        if self.game is None:
+            raise ValueError("the familles pages were not prepared")
+        return self.game
+
+
+def tree_words(ctx: SiteContext) -> TreeWords:
+    _ = ctx._
+    return TreeWords(title=_("The family tree"), generation=_("Generation %(number)s"),
+                     fill=_("%(members)s of %(cap)s"), founders=_("founders: %(members)s"),
+                     turned_over=_("turned over"), card=_("card %(card)s"),
+                     placed=_("placed by %(player)s on move %(move)s"),
+                     founder=_("face up at the deal"))
+
+
+def prepare(ctx: SiteContext) -> FamillesContext:
+    """The familles context: public tables per move, trees and sentences."""
+    data = ctx.data
+    values = {f.name: getattr(ctx, f.name) for f in fields(SiteContext)}
+    fctx = FamillesContext(**values)
+    traits, sexes = looks(data.final, data.campaign.language)
+    final = public_table(data.final, data.campaign.turn)
+    game = Game(traits=traits, sexes=sexes, table=final)
+    words = tree_words(ctx)
+    players = {h.id: h.name for h in data.houses.values()}
+    folder = cache_dir(ctx) / "graphviz"
+
+    def link(card: TableCard) -> str | None:
+        return f"../turns/turn-{card.placed_turn:03d}/index.html" if card.placed_by else None
+
+    def draw(table: TableView, highlight: int | None) -> str:
+        return render_tree(tree_dot(table.cards, table.generations, traits, sexes, words,
+                                    players, link, highlight=highlight), folder)
+
+    before: TableView | None = None
+    for turn in data.turns:
+        table = final if turn is data.turns[-1] else public_table(turn.state(), turn.number)
+        card = next((table.card(int(e.payload["card"])) for e in turn.events
+                     if e.kind in PLACING and "card" in e.payload), None)
+        name = f"tree/move-{turn.number:03d}.svg"
+        fctx.svgs[name] = draw(table, card.id if card else None)
+        game.moves.append(MoveView(turn=turn, table=table, before=before, card=card,
+                                   tree=name))
+        before = table
+    fctx.svgs[CURRENT_TREE] = draw(final, None)
+    fctx.game = game
+    Teller(ctx.narrator, game, players).install()
+    return fctx
+
+
+# -- sentences ---------------------------------------------------------------------
+class Teller:
+    """The familles events as sentences, plugged into the campaign's ``Narrator``."""
+
+    def __init__(self, narrator: Narrator, game: Game, players: Mapping[str, str]) -> None:
+        self.n = narrator
+        self.game = game
+        self.players = players
+
+    def install(self) -> None:
+        tellers: dict[str, Callable[[dict[str, Any], str], Markup | None]] = {
+            "familles-married": self.married, "familles-descendant": self.descendant,
+            "familles-passed": self.passed, "familles-generation-full": self.full,
+            "familles-game-ended": self.ended}
+        self.n.tellers.update(tellers)
+
+    def card(self, card: Any, root: str, *, bare: bool = False) -> Markup:
+        """``card 17`` (or ``17``), linked to the move that placed it, traits in its title."""
+        number = int(card)
+        placed = self.game.table.card(number)
+        text = str(number) if bare else self.n._("card %(card)s") % {"card": number}
+        if placed is None:
+            return Markup('<span class="card-ref" data-card="%s">%s</span>') % (number, text)
+        sex = self.game.sexes.get(placed.sex)
+        title = (f"{sex.name if sex else placed.sex}: "
+                 + ", ".join(self.trait_name(t) for t in placed.traits))
+        if placed.placed_by is None:
+            return Markup('<span class="card-ref" data-card="%s" title="%s">%s</span>') % (
+                number, title, text)
+        return Markup('<a class="card-ref" data-card="%s" title="%s" '
+                      'href="%sturns/turn-%03d/index.html">%s</a>') % (
+            number, title, Markup(root), placed.placed_turn, text)
+
+    def trait_name(self, trait: Any) -> str:
+        look = self.game.traits.get(str(trait))
+        return look.name if look else str(trait)
+
+    def traits(self, traits: Any) -> str:
+        return ", ".join(self.trait_name(t) for t in traits or [])
+
+    def married(self, pl: dict[str, Any], root: str) -> Markup:
+        values = {"player": self.n.house(pl["house"], root), "card": self.card(pl["card"], root),
+                  "on": self.card(pl["on"], root), "generation": int(pl["generation"])}
+        if pl.get("drew"):
+            return self.n._fmt("%(player)s married %(card)s to %(on)s in generation "
+                               "%(generation)s and drew a card.", **values)
+        return self.n._fmt("%(player)s married %(card)s to %(on)s in generation "
+                           "%(generation)s; the pile was empty.", **values)
+
+    def descendant(self, pl: dict[str, Any], root: str) -> Markup:
+        first, second = pl["parents"]
+        points = {int(v) for v in (pl.get("points") or {}).values()}
+        return self.n._fmt(
+            "%(player)s placed %(card)s under %(couple)s in generation %(generation)s, "
+            "scoring %(points)s points each for %(traits)s.",
+            player=self.n.house(pl["house"], root), card=self.card(pl["card"], root),
+            couple=Markup(" + ").join([self.card(first, root, bare=True),
+                                       self.card(second, root, bare=True)]),
+            generation=int(pl["generation"]),
+            points=min(points) if points else int(pl["generation"]),
+            traits=self.traits(pl.get("traits")))
+
+    def passed(self, pl: dict[str, Any], root: str) -> Markup:
+        player = self.n.house(pl["house"], root)
+        if pl.get("defaulted"):
+            if pl.get("drew"):
+                return self.n._fmt("%(player)s sent no valid move, so passed and drew a card.",
+                                   player=player)
+            return self.n._fmt("%(player)s sent no valid move, so passed; the pile is empty.",
+                               player=player)
+        if pl.get("drew"):
+            return self.n._fmt("%(player)s passed and drew a card.", player=player)
+        return self.n._fmt("%(player)s passed; the pile is empty.", player=player)
+
+    def full(self, pl: dict[str, Any], root: str) -> Markup:
+        turned = [int(g) for g in pl.get("turned_over") or []]
+        values = {"generation": int(pl["generation"]), "cap": int(pl["cap"])}
+        if not turned:
+            return self.n._fmt("Generation %(generation)s is full (%(cap)s descendants).",
+                               **values)
+        return self.n.n_fmt(
+            "Generation %(generation)s is full (%(cap)s descendants): generation "
+            "%(turned)s is turned over.",
+            "Generation %(generation)s is full (%(cap)s descendants): generations "
+            "%(turned)s are turned over.", len(turned),
+            turned=self.n._(" and ").join(str(g) for g in turned), **values)
+
+    def ended(self, pl: dict[str, Any], root: str) -> Markup:
+        why = (self.n._fmt("The last generation is full: the game is over.")
+               if pl.get("reason") == "complete" else
+               self.n._fmt("The pile ran out and a whole round passed: the game is over."))
+        winners = [str(w) for w in pl.get("winners") or []]
+        best = {str(s.get("seat")): int(s.get("score", 0)) for s in pl.get("scores") or []}
+        score = best.get(winners[0], 0) if winners else 0
+        names = Markup(escape(self.n._(" and "))).join(self.n.house(w, root) for w in winners)
+        if len(winners) == 1:
+            who = self.n._fmt("%(player)s wins with %(score)s points.", player=names,
+                              score=score)
+        else:
+            who = self.n._fmt("%(players)s share the victory with %(score)s points.",
+                              players=names, score=score)
+        return why + Markup(" ") + who
+
+
+# -- the pages ----------------------------------------------------------------------
+def _game(ctx: SiteContext) -> Game:
+    if not isinstance(ctx, FamillesContext):
+        raise TypeError("the familles pages need a FamillesContext")
+    return ctx.the_game
+
+
+def _values(ctx: SiteContext) -> dict[str, Any]:
+    game = _game(ctx)
+    players = {h.id: h for h in ctx.data.houses.values()}
+    return {"game": game, "traits": game.traits, "sexes": game.sexes, "players": players}
+
+
+def build_home(ctx: SiteContext, write: Write) -> None:
+    game = _game(ctx)
+    latest = game.moves[-1] if game.moves else None
+    render(ctx, write, "familles_home.html", "index.html", table=game.table, latest=latest,
+           latest_told=sentences(ctx, latest.turn.events, "") if latest else [],
+           **_values(ctx))
+
+
+def build_moves(ctx: SiteContext, write: Write) -> None:
+    moves = _game(ctx).moves
+    for i, move in enumerate(moves):
+        rel = f"turns/turn-{move.number:03d}/index.html"
+        commentary = move.turn.commentary
+        render(ctx, write, "familles_move.html", rel, move=move, table=move.table,
+               told=sentences(ctx, move.turn.events, _root(rel)),
+               commentary=sanitise_markdown(commentary) if commentary else None,
+               previous=moves[i - 1] if i > 0 else None,
+               next=moves[i + 1] if i + 1 < len(moves) else None, **_values(ctx))
+
+
+def build_players(ctx: SiteContext, write: Write) -> None:
+    game = _game(ctx)
+    render(ctx, write, "familles_players.html", "houses/index.html", table=game.table,
+           **_values(ctx))
+    for row in game.table.players:
+        house = ctx.data.houses[row.id]
+        rel = f"houses/{house.slug}/index.html"
+        own = [e for m in game.moves for e in m.turn.events
+               if e.payload.get("house") == row.id]
+        render(ctx, write, "familles_player.html", rel, h=house, row=row, table=game.table,
+               told=sentences(ctx, own, _root(rel)), **_values(ctx))
+
+
+BUILDERS: tuple[Callable[[SiteContext, Write], None], ...] = (
+    build_home, build_moves, build_players, build_svgs)

@@ -1,0 +1,83 @@
+"""Pages rendered by two processes at once, for large campaigns.
+
+Rendering templates is Python work, so threads would take turns; a forked
+helper process starts with the prepared context already in memory (nothing
+is pickled but the list of files it wrote). Both processes run the same
+builders over the same context, so they meet the same pages: each renders
+those whose path hashes to its share (``pages.render``), and the parent
+claims the helper's, which the helper writes. Everything else a builder writes (drawings,
+feeds) is written by the parent alone. The bytes of a page do not depend on
+which process made it, so the site is the same as a build in one process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from chronicle.publish.pages import SiteContext
+from chronicle.publish.writer import Writer
+
+Builder = Callable[[SiteContext, Callable[[str, str], None]], None]
+
+MIN_PAGES = 1500  # below this, starting a process costs more than it saves
+
+# The job a forked helper finds in its copy of this module.
+_JOB: tuple[SiteContext, Sequence[Builder], Writer] | None = None
+
+
+def estimated_pages(ctx: SiteContext) -> int:
+    data = ctx.data
+    return len(data.people) + 2 * len(data.turns) + len(data.battles) + len(data.houses)
+
+
+def can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods() and (os.cpu_count() or 1) > 1
+
+
+def run_builders(ctx: SiteContext, builders: Sequence[Builder], writer: Writer,
+                 *, min_pages: int | None = None) -> None:
+    """Run ``builders``; with many pages, in this process and a forked helper."""
+    threshold = MIN_PAGES if min_pages is None else min_pages
+    if estimated_pages(ctx) < threshold or not can_fork():
+        for builder in builders:
+            builder(ctx, writer.write)
+        return
+    global _JOB
+    _JOB = (ctx, builders, writer)
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
+    try:
+        helper = pool.submit(_helper, 1, 2)
+        ctx.shard, ctx.elsewhere = (0, 2), writer.claim_elsewhere
+        for builder in builders:
+            builder(ctx, writer.write)
+        changed = helper.result()
+    finally:
+        ctx.shard, ctx.elsewhere = None, None
+        _JOB = None
+        pool.shutdown(wait=True)
+    writer.record_changed(changed)
+
+
+def _ignore(_relpath: str, _content: str) -> None:
+    """Whatever is not a page of this process's share is the parent's to write."""
+
+
+def _helper(index: int, count: int) -> list[str]:
+    """In the forked process: render and write this share of the pages."""
+    if _JOB is None:  # pragma: no cover - only reachable if forked without a job
+        raise RuntimeError("no pages to render")
+    ctx, builders, writer = _JOB
+    ctx.pending = []  # the drawings are the parent's to finish
+    changed: list[str] = []
+
+    def write(relpath: str, content: str) -> None:
+        if writer.write_here(relpath, content):
+            changed.append(relpath)
+
+    ctx.shard, ctx.elsewhere, ctx.page_write = (index, count), None, write
+    for builder in builders:
+        builder(ctx, _ignore)
+    return changed

@@ -1,0 +1,85 @@
+"""Work shared between processes gives the same site as one process (DESIGN.md: determinism).
+
+Large campaigns render their pages in two processes and lay out their
+genealogies on every core; the fixture is small, so these tests lower the
+thresholds to take those paths and compare with the plain ones.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from site_fixture import build_fixture, site_files
+
+from chronicle.publish import build_site, genealogy, parallel
+from chronicle.publish.genealogy import HouseStyle, TreeMarriage, TreePerson, render_genealogies
+
+pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="needs fork and two cores")
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_fixture(tmp_path_factory.mktemp("campaign") / "fixture-wars", turns=6)
+
+
+def test_pages_shared_between_two_processes_give_the_same_site(
+        campaign: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    alone = build_site([campaign], tmp_path / "alone")
+    monkeypatch.setattr(parallel, "MIN_PAGES", 0)
+    shared = build_site([campaign], tmp_path / "shared")
+    assert site_files(tmp_path / "shared") == site_files(tmp_path / "alone")
+    assert shared.files == alone.files
+    assert sorted(shared.changed) == sorted(alone.changed)
+    again = build_site([campaign], tmp_path / "shared")
+    assert again.changed == [] and again.removed == []
+
+
+def test_a_page_changed_in_the_helper_process_is_reported(
+        campaign: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_PAGES", 0)
+    out = tmp_path / "site"
+    build_site([campaign], out)
+    pages = sorted(p for p in site_files(out) if p.endswith("index.html") and "/people/" in p)
+    assert len(pages) > 2  # so both processes have some of them
+    for page in pages:
+        (out / page).write_text("stale", encoding="utf-8")
+    (out / ".chronicle-manifest").unlink()  # forget the fingerprint: render again
+    report = build_site([campaign], out)
+    assert sorted(report.changed) == pages
+
+
+def _dynasty(generations: int) -> tuple[list[TreePerson], list[TreeMarriage]]:
+    people = [TreePerson("E0", "Founder", "M", 1200, 1260, "england", refs={"england": "E0"})]
+    marriages: list[TreeMarriage] = []
+    fathers = ["E0"]
+    for depth in range(1, generations + 1):
+        sons = []
+        for father in fathers:
+            wife = TreePerson(f"W{father}", f"Wife of {father}", "F", 1200 + 25 * depth - 20)
+            people.append(wife)
+            marriages.append(TreeMarriage(father, wife.id, 1200 + 25 * depth - 5))
+            for n in (1, 2):
+                pid = f"{father}.{n}"
+                people.append(TreePerson(pid, f"Son {pid}", "M", 1200 + 25 * depth, None,
+                                         "england", father, wife.id, refs={"england": pid}))
+                sons.append(pid)
+        fathers = sons
+    return people, marriages
+
+
+def test_genealogies_laid_out_on_every_core_match_one_process(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    people, marriages = _dynasty(6)
+    houses = {"england": HouseStyle("england", "England", "#9b1b30")}
+
+    def in_this_process(dot: str) -> str:
+        return genealogy.render_svg(dot)
+
+    one = render_genealogies(people, marriages, houses, lambda pid: f"{pid}.html",
+                             max_members=20, render=in_this_process)
+    monkeypatch.setattr(genealogy, "PARALLEL_FROM", 1)
+    many = render_genealogies(people, marriages, houses, lambda pid: f"{pid}.html",
+                              max_members=20)
+    assert len(one.parts) > 2
+    assert many.parts == one.parts and many.svgs == one.svgs
