@@ -90,7 +90,7 @@ def check(campaign: Path) -> None:
 
 
 def _summary(outcome: Any) -> None:
-    from chronicle.text import describe_event
+    from chronicle.text import Teller
 
     result = outcome.result
     state = result.state
@@ -101,11 +101,8 @@ def _summary(outcome: Any) -> None:
         click.echo(f"  rejected: {rejection}")
     if result.defaulted:
         click.echo(f"  defaults applied for: {', '.join(result.defaulted)}")
-    for event in result.events:
-        if event.public:
-            text = describe_event(state, event.kind, event.payload())
-            if text:
-                click.echo(f"  {text}")
+    for text in Teller(state, result.events).sentences():
+        click.echo(f"  {text}")
 
 
 @cli.command()

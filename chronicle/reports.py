@@ -14,7 +14,7 @@ from adjudicator.rulesets.base import Ruleset
 from adjudicator.state import GameState
 from chronicle.campaign import Campaign
 from chronicle.runner import TurnOutcome, ruleset_of
-from chronicle.text import describe_event, person_label
+from chronicle.text import Teller, person_label
 
 _MARKDOWN = str.maketrans({ch: "\\" + ch for ch in "\\`*_[]<>|"})
 
@@ -65,15 +65,9 @@ def house_report(state: GameState, outcome: TurnOutcome, house: str, ruleset: Ru
     return "\n".join(lines) + "\n"
 
 
-def _event_lines(state: GameState, events: list[Event]) -> list[str]:
-    out = []
-    for event in events:
-        if not event.public:
-            continue
-        text = describe_event(state, event.kind, event.payload())
-        if text:
-            out.append(f"- {_md(text)}")
-    return out or ["- A quiet turn."]
+def _event_lines(state: GameState, events: list[Event], language: str = "en") -> list[str]:
+    told = Teller(state, events, language).sentences()
+    return [f"- {_md(text)}" for text in told] or ["- A quiet turn."]
 
 
 def _family(state: GameState, house: str) -> list[str]:
@@ -121,7 +115,7 @@ def write_reports(campaign: Campaign, outcome: TurnOutcome) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     state = outcome.result.state
     written = []
-    chronicle = _event_lines(state, outcome.result.events)
+    chronicle = _event_lines(state, outcome.result.events, campaign.language)
     ruleset = ruleset_of(campaign)
     for house in sorted(outcome.previous.houses):
         path = folder / f"{house}.md"

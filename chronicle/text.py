@@ -1,14 +1,26 @@
-"""Plain-text sentences for events, for reports and the terminal.
+"""Events as plain sentences, for the private reports and the terminal.
 
-The published site has its own localised narrative; this is the arbiter's and
-the players' mail, in English.
+The sentences are the published chronicle's own (``chronicle.publish``'s
+``Narrator``, in the campaign's language) with the links taken out, so a
+report and the site never tell the same event in two ways. A kind the
+narrator has no sentence for is listed with its fields.
 """
 
 from __future__ import annotations
 
+import html
+import json
+import re
+from collections.abc import Iterable
 from typing import Any
 
+from adjudicator.events import Event
 from adjudicator.state import GameState
+from chronicle.publish.data import EventView, _houses, _people
+from chronicle.publish.i18n import translations
+from chronicle.publish.narrative import Narrator
+
+_TAG = re.compile(r"<[^>]*>")
 
 
 def person_label(state: GameState, pid: str | None) -> str:
@@ -21,52 +33,46 @@ def person_label(state: GameState, pid: str | None) -> str:
     return f"{person.name} ({refs[0]})" if refs else person.name
 
 
-def house_name(state: GameState, hid: str | None) -> str:
-    if not hid:
-        return "the minor nobility"
-    house = state.houses.get(hid)
-    return house.name if house else hid
+class Teller:
+    """Tells one turn's events, in the campaign's language, without markup."""
+
+    def __init__(self, state: GameState, events: Iterable[Event], language: str = "en") -> None:
+        self.views = [
+            EventView(turn=state.turn, year=state.year_of(state.turn), seq=seq,
+                      phase=event.phase, kind=event.kind,
+                      payload=json.loads(json.dumps(event.payload())),
+                      subjects=tuple(event.subjects()), houses=tuple(event.houses()))
+            for seq, event in enumerate(events, start=1)]
+        people = _people(state, self.views)
+        trans = translations(language)
+        self.narrator = Narrator(people, _houses(state, people), trans.gettext,
+                                 trans.ngettext, {p.id: p.name for p in state.provinces.values()})
+
+    def _knows(self, kind: str) -> bool:
+        return kind in self.narrator.tellers or hasattr(self.narrator, "_" + kind.replace("-", "_"))
+
+    def sentences(self, public_only: bool = True) -> list[str]:
+        out = []
+        for view, public in zip(self.views, self._public(), strict=True):
+            if public_only and not public:
+                continue
+            text = self.sentence(view)
+            if text:
+                out.append(text)
+        return out
+
+    def _public(self) -> list[bool]:
+        from adjudicator.events import EVENT_KINDS
+
+        return [getattr(EVENT_KINDS.get(v.kind), "public", True) for v in self.views]
+
+    def sentence(self, view: EventView) -> str | None:
+        if not self._knows(view.kind):
+            return _fields(view.kind, view.payload)
+        told = self.narrator.sentence(view, "")
+        return None if told is None else html.unescape(_TAG.sub("", str(told)))
 
 
-def describe_event(state: GameState, kind: str, data: dict[str, Any]) -> str:
-    """One sentence for an event payload; unknown kinds get a generic line."""
-    p = lambda key: person_label(state, data.get(key))  # noqa: E731
-    h = lambda key: house_name(state, data.get(key))  # noqa: E731
-    match kind:
-        case "birth":
-            return f"{p('person')} was born to {p('father')} and {p('mother')}."
-        case "birth-attempts":
-            return ""
-        case "death":
-            detail = f", {data['detail']}" if data.get("detail") else ""
-            return f"{p('person')} died aged {data.get('age')} ({data.get('cause')}{detail})."
-        case "epidemic":
-            return f"An epidemic struck: {len(data.get('dead', []))} died."
-        case "succession":
-            return f"{p('ruler')} now rules {h('house')}."
-        case "extinction":
-            return f"{h('house')} is extinct."
-        case "marriage":
-            return f"{p('husband')} married {p('wife')}."
-        case "minor-noble":
-            return ""
-        case "renunciation":
-            return f"{p('person')} renounced {data.get('ref')} in {h('dynasty')}."
-        case "assignment":
-            how = " (automatically)" if data.get("automatic") else ""
-            return f"{p('person')} took command of {data.get('unit')}{how}."
-        case "capture":
-            return f"{p('person')} was captured by {h('captor')}."
-        case "capture-escaped":
-            return f"{p('person')} escaped capture."
-        case "prisoner-released":
-            ransom = f" for {data['ransom']} crowns" if data.get("ransom") else ""
-            return f"{h('captor')} released {p('person')}{ransom}."
-        case "prisoner-kept":
-            return f"{h('captor')} keeps {p('person')} prisoner."
-        case "widow-returns":
-            return f"{p('person')}, widowed, returned to {h('court')}."
-        case "units-disbanded":
-            return f"{h('house')} lost its units: {', '.join(data.get('units', []))}."
+def _fields(kind: str, data: dict[str, Any]) -> str:
     return f"{kind.replace('-', ' ')}: " + ", ".join(
         f"{k} {v}" for k, v in sorted(data.items()) if isinstance(v, str | int) and v != "")
