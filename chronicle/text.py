@@ -43,7 +43,13 @@ class Teller:
                       payload=json.loads(json.dumps(event.payload())),
                       subjects=tuple(event.subjects()), houses=tuple(event.houses()))
             for seq, event in enumerate(events, start=1)]
-        people = _people(state, self.views)
+        # Only the people the events name: a report must not cost a whole century.
+        named = {pid: state.persons[pid] for pid in sorted(_strings(
+            [v.payload for v in self.views] + [v.subjects for v in self.views]))
+            if pid in state.persons}
+        cast = GameState(ruleset=state.ruleset, start_year=state.start_year, turn=state.turn,
+                         houses=state.houses, persons=named)
+        people = _people(cast, self.views)
         trans = translations(language)
         self.narrator = Narrator(people, _houses(state, people), trans.gettext,
                                  trans.ngettext, {p.id: p.name for p in state.provinces.values()})
@@ -71,6 +77,17 @@ class Teller:
             return _fields(view.kind, view.payload)
         told = self.narrator.sentence(view, "")
         return None if told is None else html.unescape(_TAG.sub("", str(told)))
+
+
+def _strings(value: Any) -> set[str]:
+    """Every string inside a payload, at any depth."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_strings(v) for v in value.values())) if value else set()
+    if isinstance(value, list | tuple):
+        return set().union(*(_strings(v) for v in value)) if value else set()
+    return set()
 
 
 def _fields(kind: str, data: dict[str, Any]) -> str:
