@@ -7,6 +7,7 @@ leaves the file exactly as it was at the end of the previous turn.
 
 from __future__ import annotations
 
+import itertools
 import json
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
@@ -22,7 +23,7 @@ from adjudicator.events import Event
 from adjudicator.orders import Rejection
 from adjudicator.rulesets.base import TurnResult
 from adjudicator.rulesets.dynasty.command import unit_command_value
-from adjudicator.state import GameState
+from adjudicator.state import GameState, House, Marriage, Person
 from chronicle.models import (
     ArchiveRow,
     CampaignRow,
@@ -187,22 +188,17 @@ class Store:
 _TABLES = (HouseRow, PersonRow, MarriageRow, ClaimRow, UnitRow, ProvinceRow)
 
 
-def _rows(state: GameState, settled: frozenset[str] = frozenset()) -> dict[type, list[dict[str, Any]]]:
-    """The normalised rows of a state, table by table.
-
-    ``settled`` names people whose rows cannot change any more (the long
-    dead); they are left out so that a turn costs what the living cost.
-    """
+def _rows(houses: Iterable[House], persons: Iterable[Person],
+          marriages: Iterable[Marriage]) -> dict[type, list[dict[str, Any]]]:
+    """The normalised rows of the given houses, people and marriages."""
     rows: dict[type, list[dict[str, Any]]] = {t: [] for t in _TABLES}
-    for h in state.houses.values():
+    for h in houses:
         rows[HouseRow].append(dict(id=h.id, letter=h.letter, name=h.name, law=h.law,
                                    player=h.player, color=h.color, capital=h.capital,
                                    ruler=h.ruler, eliminated=h.eliminated,
                                    eliminated_turn=h.eliminated_turn, treasury=h.treasury,
                                    rulers=json.dumps(h.rulers)))
-    for p in state.persons.values():
-        if p.id in settled:
-            continue
+    for p in persons:
         rows[PersonRow].append(dict(
             id=p.id, seq=p.seq, name=p.name, sex=p.sex, born=p.born, died=p.died,
             death_cause=p.death_cause, dynasty=p.dynasty, court=p.court, father=p.father,
@@ -212,32 +208,39 @@ def _rows(state: GameState, settled: frozenset[str] = frozenset()) -> dict[type,
         for dynasty, ref in p.refs.items():
             rows[ClaimRow].append(dict(person=p.id, dynasty=dynasty, ref=ref,
                                        renounced_turn=None))
-    for m in state.marriages:
-        if m.husband in settled and m.wife in settled:
-            continue
+        for dynasty, turn in p.renounced.items():
+            if dynasty not in p.refs:
+                rows[ClaimRow].append(dict(person=p.id, dynasty=dynasty,
+                                           ref=f"-{p.id}-{dynasty}", renounced_turn=turn))
+    for m in marriages:
         rows[MarriageRow].append(dict(id=m.id, husband=m.husband, wife=m.wife, turn=m.turn,
                                       year=m.year, children_dynasty=m.children_dynasty,
                                       ended=m.ended, end_cause=m.end_cause))
     return rows
 
 
-def _renounced_claims(state: GameState, settled: frozenset[str]) -> list[dict[str, Any]]:
-    return [dict(person=p.id, dynasty=d, ref=f"-{p.id}-{d}", renounced_turn=t)
-            for p in state.persons.values() if p.id not in settled
-            for d, t in p.renounced.items() if d not in p.refs]
-
-
 def _write_tables(session: Session, state: GameState, previous: GameState | None,
                   rules: Mapping[str, Any]) -> None:
     """Replace the normalised tables with ``state``.
 
-    ``previous`` lets a turn write only what changed: rows that are equal in
-    both states are left alone, which keeps a long campaign's turns cheap.
+    ``previous`` lets a turn write only what changed. The dead and ended
+    marriages of ``previous`` cannot change any more, so only its living and
+    open marriages, and what the turn added, are compared: a turn costs what
+    the living cost, not the whole century.
     """
-    settled = frozenset() if previous is None else frozenset(
-        pid for pid, p in previous.persons.items() if p.died is not None)
-    rows = _rows(state, settled)
-    rows[ClaimRow].extend(_renounced_claims(state, settled))
+    if previous is None:
+        rows = _rows(state.houses.values(), state.persons.values(), state.marriages)
+        old = None
+    else:
+        people = previous.living()
+        fresh_people = list(itertools.islice(state.persons.values(),
+                                             len(previous.persons), None))
+        open_at = [i for i, m in enumerate(previous.marriages) if m.ended is None]
+        rows = _rows(state.houses.values(),
+                     [state.persons[p.id] for p in people] + fresh_people,
+                     [state.marriages[i] for i in open_at]
+                     + state.marriages[len(previous.marriages):])
+        old = _rows(previous.houses.values(), people, [previous.marriages[i] for i in open_at])
     rows[UnitRow] = [dict(id=u.id, house=u.house, type=u.type, armies=u.armies,
                           province=u.province, commanders=json.dumps(u.commanders),
                           command_value=unit_command_value(state, u, rules) if rules else 0)
@@ -247,9 +250,6 @@ def _write_tables(session: Session, state: GameState, previous: GameState | None
                               revolt=p.revolt, famine=p.famine, x=p.x, y=p.y,
                               neighbours=json.dumps(p.neighbours))
                          for p in state.provinces.values()]
-    old = _rows(previous, settled) if previous is not None else None
-    if old is not None and previous is not None:
-        old[ClaimRow].extend(_renounced_claims(previous, settled))
     for table in _TABLES:
         new_rows = rows[table]
         if old is None or table in (UnitRow, ProvinceRow, HouseRow):
