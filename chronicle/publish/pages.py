@@ -103,15 +103,27 @@ def _root(rel: str) -> str:
     return "../" * rel.count("/")
 
 
+def elsewhere(ctx: SiteContext, rel: str) -> bool:
+    """True (and the page claimed for it) if another process renders ``rel``.
+
+    ``render`` asks; a builder may ask first, to skip preparing the page.
+    """
+    if ctx.shard is None:
+        return False
+    index, count = ctx.shard
+    # By a hash of the path, not by turn of arrival: builders alternate kinds
+    # of page (a turn, its dice...), which would not share evenly.
+    if zlib.crc32(rel.encode("utf-8")) % count == index:
+        return False
+    if ctx.elsewhere is not None:
+        ctx.elsewhere(ctx.prefix + rel)
+    return True
+
+
 def render(ctx: SiteContext, write: Write, template: str, rel: str, **values: Any) -> None:
     """Render ``template`` to ``<campaign>/<rel>`` with the per-page link helpers."""
     if ctx.shard is not None:
-        index, count = ctx.shard
-        # By a hash of the path, not by turn of arrival: builders alternate
-        # kinds of page (a turn, its dice...), which would not share evenly.
-        if zlib.crc32(rel.encode("utf-8")) % count != index:
-            if ctx.elsewhere is not None:
-                ctx.elsewhere(ctx.prefix + rel)
+        if elsewhere(ctx, rel):
             return
         write = ctx.page_write or write
     root = _root(rel)
@@ -229,6 +241,8 @@ def build_people(ctx: SiteContext, write: Write) -> None:
            ([(ctx._("Minor nobility"), "", groups[""])] if "" in groups else []))
     for person in ordered:
         rel = f"people/{person.slug}/index.html"
+        if elsewhere(ctx, rel):
+            continue
         render(ctx, write, "person.html", rel, p=person, title=title_of(ctx, person),
                told=sentences(ctx, person.timeline, _root(rel)),
                commands=[e for e in person.timeline if e.kind == "assignment"],
