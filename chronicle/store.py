@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import delete, event, inspect
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, SQLModel, create_engine, select
+from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from adjudicator.dice import Roll
 from adjudicator.events import Event
@@ -173,9 +173,9 @@ class Store:
         """Return the store to the end of turn ``to``, in one transaction."""
         target = self.state(to)
         with Session(self.engine) as session, session.begin():
-            for table in (TurnRow, EventRow, RollRow, RejectionRow, OrderFileRow, ArchiveRow):
-                column = table.number if table is TurnRow else table.turn  # type: ignore[attr-defined]
-                session.execute(delete(table).where(column > to))
+            session.execute(delete(TurnRow).where(col(TurnRow.number) > to))
+            for table in (EventRow, RollRow, RejectionRow, OrderFileRow, ArchiveRow):
+                session.execute(delete(table).where(col(table.turn) > to))
             _write_tables(session, target, None, self.rules)
 
     def reveal_seed(self, seed: str) -> None:

@@ -287,7 +287,7 @@ def _assemble(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: l
               archived: list[str] | None = None) -> SiteData:
     # Turn snapshots hold the living; the dead of every turn are in the archive.
     final = load_snapshot(turn_rows[-1].snapshot if turn_rows else row.initial,
-                          archived if turn_rows else ())
+                          (archived or []) if turn_rows else ())
     years = {t.number: t.year for t in turn_rows}
     finished = final.finished or row.seed_revealed is not None
     campaign = CampaignView(
