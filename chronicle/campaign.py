@@ -93,6 +93,31 @@ def read_toml(path: Path, shown: str) -> dict[str, Any]:
         raise CampaignError(f"{shown}: {message}") from None
 
 
+MAX_TEXT_BYTES = 1024 * 1024
+
+
+def read_inside(root: Path, path: Path, shown: str) -> str | None:
+    """A UTF-8 text file of the campaign folder, or None if there is none.
+
+    The file must resolve inside ``root`` (a link pointing elsewhere is
+    refused, never followed) and be a reasonable size; bad text is refused
+    with the file's name rather than a traceback.
+    """
+    if not path.exists() and not path.is_symlink():
+        return None
+    resolved = path.resolve()
+    if not resolved.is_relative_to(root.resolve()):
+        raise CampaignError(f"{shown}: points outside the campaign folder")
+    if not resolved.is_file():
+        raise CampaignError(f"{shown}: not a regular file")
+    if resolved.stat().st_size > MAX_TEXT_BYTES:
+        raise CampaignError(f"{shown}: larger than {MAX_TEXT_BYTES // 1024} KiB")
+    try:
+        return resolved.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise CampaignError(f"{shown}: not UTF-8 text (bad byte at offset {err.start})") from None
+
+
 def seed_commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 

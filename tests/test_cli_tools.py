@@ -126,3 +126,30 @@ def test_build_of_a_folder_without_a_store_is_refused(tmp_path: Path) -> None:
     result = run("build", root, "-o", tmp_path / "site")
     assert result.exit_code == 1
     assert "error:" in result.output
+
+
+def test_build_never_follows_a_commentary_link_out_of_the_campaign(tmp_path: Path) -> None:
+    """Standard 5: no path leaves the campaign folder; a link to a private file
+    outside it is refused with the file's name, and nothing of it is published."""
+    out = tmp_path / "demo"
+    run_demo(ruleset="dynasty", turns=1, seed="links", out=out, site=None, quiet=True)
+    secret = tmp_path / "private.txt"
+    secret.write_text("TOP-SECRET-LINE", encoding="utf-8")
+    link = out / "commentary" / "turn-001.md"
+    link.unlink()
+    link.symlink_to(secret)
+    site = tmp_path / "site"
+    result = run("build", out, "-o", site)
+    assert result.exit_code == 1
+    assert "commentary/turn-001.md: points outside the campaign folder" in result.output
+    published = [p.read_bytes() for p in site.rglob("*") if p.is_file()] if site.exists() else []
+    assert not any(b"TOP-SECRET-LINE" in data for data in published)
+
+
+def test_build_refuses_commentary_that_is_not_utf8(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    run_demo(ruleset="dynasty", turns=1, seed="bytes", out=out, site=None, quiet=True)
+    (out / "commentary" / "turn-001.md").write_bytes(b"caf\xe9 au lait")
+    result = run("build", out, "-o", tmp_path / "site")
+    assert result.exit_code == 1
+    assert "commentary/turn-001.md: not UTF-8 text" in result.output

@@ -131,8 +131,11 @@ def static_files(chain: list[Path]) -> dict[str, Path]:
     found: dict[str, Path] = {}
     for layer in reversed(chain):
         static = layer / "static"
+        inside = static.resolve()
         for path in sorted(static.rglob("*")) if static.is_dir() else []:
-            if path.is_file() and not path.is_symlink():
+            # Links are never followed: a theme cannot publish files from elsewhere.
+            if path.is_file() and not path.is_symlink() and \
+                    path.resolve().is_relative_to(inside):
                 found[path.relative_to(static).as_posix()] = path
     return dict(sorted(found.items()))
 

@@ -24,6 +24,7 @@ from typing import Any
 from sqlmodel import Session, col, create_engine, select
 
 from adjudicator.state import GameState
+from chronicle.campaign import CampaignError, read_inside
 from chronicle.models import ArchiveRow, CampaignRow, EventRow, RollRow, TurnRow
 from chronicle.publish.errors import PublishError
 from chronicle.store import load_snapshot
@@ -474,8 +475,11 @@ def _turns(folder: Path, turn_rows: list[TurnRow], events: list[EventView],
         by_turn_battles[b.turn].append(b.id)
     turns = []
     for t in turn_rows:
-        path = folder / "commentary" / f"turn-{t.number:03d}.md"
-        commentary = path.read_text(encoding="utf-8") if path.is_file() else ""
+        name = f"commentary/turn-{t.number:03d}.md"
+        try:
+            commentary = read_inside(folder, folder / name, name) or ""
+        except CampaignError as err:
+            raise PublishError(str(err)) from None
         turns.append(TurnView(
             number=t.number, year=t.year, events=by_turn.get(t.number, []),
             rolls=rolls.get(t.number, []), commentary=commentary,
