@@ -23,11 +23,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
-from sqlmodel import Session, col, create_engine, select
+from sqlmodel import col, select
 
-from chronicle.models import CampaignRow, TurnRow
+from chronicle.models import TurnRow
 from chronicle.publish import familles
-from chronicle.publish.data import STORE, SiteData, load_campaign, read_campaign_toml, slugify
+from chronicle.publish.data import (
+    STORE,
+    SiteData,
+    load_campaign,
+    read_campaign_toml,
+    slugify,
+    store_session,
+)
 from chronicle.publish.drawings import add_drawings
 from chronicle.publish.errors import PublishError
 from chronicle.publish.feeds import build_feed, build_search_index, build_sitemap
@@ -71,18 +78,8 @@ class CampaignSummary:
 
 
 def summarise(folder: Path) -> CampaignSummary:
-    store = folder / STORE
-    if not store.is_file():
-        raise PublishError(f"no campaign store in {str(folder)!r}")
-    engine = create_engine(f"sqlite:///{store}")
-    try:
-        with Session(engine) as session:
-            row = session.exec(select(CampaignRow)).first()
-            last = session.exec(select(TurnRow).order_by(col(TurnRow.number).desc())).first()
-    finally:
-        engine.dispose()
-    if row is None:
-        raise PublishError(f"the store {str(store)!r} has no campaign")
+    with store_session(folder) as (session, row):
+        last = session.exec(select(TurnRow).order_by(col(TurnRow.number).desc())).first()
     meta = read_campaign_toml(folder)
     return CampaignSummary(
         folder=folder, slug=slugify(str(meta.get("slug") or row.slug), "campaign"),

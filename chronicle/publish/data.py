@@ -16,18 +16,19 @@ import re
 import tomllib
 import unicodedata
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import Session, col, create_engine, select
+from sqlmodel import Session, col, select
 
 from adjudicator.state import GameState
 from chronicle.campaign import CampaignError, read_inside
 from chronicle.models import ArchiveRow, CampaignRow, EventRow, RollRow, TurnRow
 from chronicle.publish.errors import PublishError
-from chronicle.store import load_snapshot
+from chronicle.store import Store, StoreError, load_snapshot
 
 STORE = "chronicle.sqlite"
 
@@ -249,38 +250,48 @@ def read_campaign_toml(folder: Path) -> dict[str, Any]:
         return tomllib.load(fh)
 
 
-def load_campaign(folder: Path) -> SiteData:
-    """Read the store of the campaign in ``folder`` (one pass, public data only)."""
-    store = folder / STORE
-    if not store.is_file():
+@contextmanager
+def store_session(folder: Path) -> Iterator[tuple[Session, CampaignRow]]:
+    """A read session on the campaign's store, checked, and its campaign row."""
+    path = folder / STORE
+    if not path.is_file():
         raise PublishError(f"no campaign store in {str(folder)!r}")
-    engine = create_engine(f"sqlite:///{store}")
     try:
-        with Session(engine) as session:
+        store = Store.open(path)
+    except StoreError as err:
+        raise PublishError(str(err)) from None
+    try:
+        with Session(store.engine) as session:
             row = session.exec(select(CampaignRow)).first()
             if row is None:
-                raise PublishError(f"the store {str(store)!r} has no campaign")
-            turn_rows = list(session.exec(select(TurnRow).order_by(col(TurnRow.number))))
-            # Plain rows of the columns used, not ORM objects: a long campaign
-            # has tens of thousands of events and rolls, and building a
-            # model object per row took longer than all the rest of the load.
-            events = list(session.exec(
-                select(  # type: ignore[call-overload]  # typed up to four columns
-                    EventRow.turn, EventRow.seq, EventRow.phase, EventRow.kind,
-                    EventRow.payload, EventRow.subjects, EventRow.houses)
-                .where(EventRow.public == True)  # noqa: E712
-                .order_by(col(EventRow.turn), col(EventRow.seq), col(EventRow.id))))
-            rolls = list(session.exec(
-                select(  # type: ignore[call-overload]  # typed up to four columns
-                    RollRow.turn, RollRow.seq, RollRow.phase, RollRow.purpose,
-                    RollRow.subject, RollRow.dice, RollRow.faces, RollRow.total)
-                .where(RollRow.secret == False)  # noqa: E712
-                .order_by(col(RollRow.turn), col(RollRow.seq), col(RollRow.id))))
-            meta = read_campaign_toml(folder)
-            archived = list(session.exec(select(ArchiveRow.data)))
-            return _assemble(folder, row, meta, turn_rows, events, rolls, archived)
+                raise PublishError(f"the store {str(path)!r} has no campaign")
+            yield session, row
     finally:
-        engine.dispose()
+        store.engine.dispose()
+
+
+def load_campaign(folder: Path) -> SiteData:
+    """Read the store of the campaign in ``folder`` (one pass, public data only)."""
+    with store_session(folder) as (session, row):
+        turn_rows = list(session.exec(select(TurnRow).order_by(col(TurnRow.number))))
+        # Plain rows of the columns used, not ORM objects: a long campaign
+        # has tens of thousands of events and rolls, and building a
+        # model object per row took longer than all the rest of the load.
+        events = list(session.exec(
+            select(  # type: ignore[call-overload]  # typed up to four columns
+                EventRow.turn, EventRow.seq, EventRow.phase, EventRow.kind,
+                EventRow.payload, EventRow.subjects, EventRow.houses)
+            .where(EventRow.public == True)  # noqa: E712
+            .order_by(col(EventRow.turn), col(EventRow.seq), col(EventRow.id))))
+        rolls = list(session.exec(
+            select(  # type: ignore[call-overload]  # typed up to four columns
+                RollRow.turn, RollRow.seq, RollRow.phase, RollRow.purpose,
+                RollRow.subject, RollRow.dice, RollRow.faces, RollRow.total)
+            .where(RollRow.secret == False)  # noqa: E712
+            .order_by(col(RollRow.turn), col(RollRow.seq), col(RollRow.id))))
+        meta = read_campaign_toml(folder)
+        archived = list(session.exec(select(ArchiveRow.data)))
+        return _assemble(folder, row, meta, turn_rows, events, rolls, archived)
 
 
 def _assemble(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: list[TurnRow],
