@@ -284,6 +284,24 @@ def test_b5_plague_halves_armies_rounding_losses_up_and_those_present_roll_survi
     assert ctx.dice.log[1].dice == "1d10"
 
 
+def test_b5_plague_spares_fleets_and_dragons():
+    """B5 event 1 halves *armies*: a fleet in port and a Dragon (Part C) are not
+    made of armies, so a plague on Dragonstone leaves them whole."""
+    state = bare(fresh_state("westeros"))
+    put(state, "R-1", "targaryen", "dragonstone", 4)
+    put(state, "R-2", "targaryen", "dragonstone", 1, kind="dragon")
+    put(state, "R-3", "targaryen", "dragonstone", 2, kind="fleet")
+    court = [p for p in state.living() if p.court == "targaryen"]
+    home = [p.id for p in state.provinces.values()
+            if p.kind == "land" and p.kingdom == "targaryen"]
+    ctx = context(state, faces=[1, home.index("dragonstone") + 1] + [6, 6] * len(court),
+                  world="westeros")
+    roll_event_die(ctx, turn_of(ctx), "targaryen", 1)
+    plague = kinds(ctx, "plague")[0]
+    assert plague.province == "dragonstone" and plague.losses == {"R-1": 2}
+    assert (state.units["R-2"].armies, state.units["R-3"].armies) == (1, 2)
+
+
 def test_b5_famine_lands_on_a_random_home_province():
     state = fresh_state()
     ctx = context(state, faces=[2, 2])

@@ -78,20 +78,23 @@ def persons_present(ctx: TurnContext, province: Province) -> list[Person]:
 
 
 def _plague(ctx: TurnContext, turn: BRTurn, house: str, round_no: int) -> str | None:
-    """Armies there halved, losses rounded up; everyone present rolls survival."""
+    """Armies there halved, losses rounded up; everyone present rolls survival.
+
+    Only units made of armies (those under the army cap) suffer: a plague
+    does not sink fleets or kill Dragons.
+    """
     province = _draw(ctx, home_provinces(ctx.state, house), "plague province", house)
     if province is None:
         return None
     typed = br_rules(ctx.rules)
     losses: dict[str, int] = {}
     for unit in sorted(ctx.state.units.values(), key=lambda u: u.id):
-        if unit.province != province.id:
+        if unit.province != province.id or not typed.unit_type(unit.type).capped:
             continue
-        owner, kind = unit.house, unit.type
+        owner = unit.house
         lost = remove_armies(ctx, unit, -(-unit.armies // 2), "plague")
         losses[unit.id] = lost
-        if typed.unit_type(kind).capped:
-            record_lost(ctx.state, owner, lost, ctx.turn, ctx.rules)
+        record_lost(ctx.state, owner, lost, ctx.turn, ctx.rules)
     exposed = persons_present(ctx, province)
     dead = tuple(p.id for p in exposed if not survival_roll(ctx, p, "plague"))
     ctx.emit(PlagueStruck(phase=ctx.dice.phase, house=house, province=province.id,
