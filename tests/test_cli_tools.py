@@ -153,3 +153,21 @@ def test_build_refuses_commentary_that_is_not_utf8(tmp_path: Path) -> None:
     result = run("build", out, "-o", tmp_path / "site")
     assert result.exit_code == 1
     assert "commentary/turn-001.md: not UTF-8 text" in result.output
+
+
+def test_an_arbiters_kill_records_the_cause_as_written(tmp_path: Path) -> None:
+    """DESIGN.md: `kill E1000 cause "fell from his horse"` takes effect at the start of
+    the turn; the export's death_cause is the arbiter's words."""
+    root = _campaign(tmp_path)
+    folder = root / "orders" / "turn-001"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "arbiter.orders").write_text(
+        'house arbiter\nkill E1000 cause "fell from his horse"\nkill F1000\n', encoding="utf-8")
+    result = run("adjudicate", root)
+    assert result.exit_code == 0, result.output
+    assert "fell from his horse" in result.output
+    people = {p["refs"].get("england") or p["refs"].get("france"): p
+              for p in json.loads(run("export", root).output)["persons"] if p["refs"]}
+    assert (people["E1000"]["died"], people["E1000"]["death_cause"]) == (1300,
+                                                                         "fell from his horse")
+    assert people["F1000"]["death_cause"] == "arbiter"

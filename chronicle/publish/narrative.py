@@ -114,8 +114,9 @@ class Narrator:
         return self.provinces.get(str(province), str(province or ""))
 
     def cause(self, cause: Any, detail: str) -> str:
+        """A cause of death in words; an arbiter's own words are shown as written."""
         if cause == "arbiter":
-            return detail or self._("by the arbiter's ruling")
+            return self._("by the arbiter's ruling")
         return self.causes.get(str(cause), str(cause))
 
     # -- sentences --------------------------------------------------------------

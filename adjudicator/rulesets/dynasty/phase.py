@@ -30,7 +30,8 @@ def run_arbiter(ctx: TurnContext) -> None:
             elif person.died is not None:
                 ctx.reject(ARBITER, order, f"{person.name} is already dead")
             else:
-                kill(ctx, person.id, "arbiter", order.cause)
+                # The arbiter's words are the cause of death, as the players read it.
+                kill(ctx, person.id, order.cause, "arbiter")
         elif isinstance(order, RetreatOrder):
             retreats.append(order)
     run_retreats(ctx, retreats, ARBITER)
