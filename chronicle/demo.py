@@ -23,8 +23,11 @@ here each turn; this page shows how the *arbiter's commentary* appears.
 
 
 def _prepare(out: Path) -> None:
+    """An empty folder or an earlier demo's is used; anything else is left alone."""
     if out.exists():
-        if not (out / MARKER).exists():
+        if not out.is_dir():
+            raise CampaignError(f"{out}: is a file; choose another --out")
+        if any(out.iterdir()) and not (out / MARKER).exists():
             raise CampaignError(f"{out}: exists and is not a demo folder; choose another --out")
         shutil.rmtree(out)
 

@@ -171,3 +171,12 @@ def test_an_arbiters_kill_records_the_cause_as_written(tmp_path: Path) -> None:
     assert (people["E1000"]["died"], people["E1000"]["death_cause"]) == (1300,
                                                                          "fell from his horse")
     assert people["F1000"]["death_cause"] == "arbiter"
+
+
+def test_demo_accepts_an_empty_folder(tmp_path: Path) -> None:
+    """`--out $(mktemp -d)`: an empty folder is as good as a new one."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run("demo", "--ruleset", "dynasty", "--turns", "1", "--out", empty, "--no-site")
+    assert result.exit_code == 0, result.output
+    assert (empty / "chronicle.sqlite").is_file()
