@@ -331,14 +331,18 @@ class Narrator:
                          house=self.house(pl["house"], root), amount=int(pl.get("amount", 0)))
 
     def _armies_returned(self, pl: dict[str, Any], root: str) -> Markup:
-        return self._fmt("%(armies)s armies of %(house)s returned to service.",
-                         armies=int(pl.get("armies", 0)), house=self.house(pl["house"], root))
+        return self.n_fmt("%(num)s army of %(house)s returned to service.",
+                          "%(num)s armies of %(house)s returned to service.",
+                          int(pl.get("armies", 0)), house=self.house(pl["house"], root))
 
     def _raise(self, pl: dict[str, Any], root: str) -> Markup:
-        return self._fmt("%(house)s raised %(armies)s armies in %(province)s (unit %(unit)s) for "
-                         "%(cost)s crowns.", house=self.house(pl["house"], root),
-                         armies=int(pl.get("armies", 0)), province=self.where(pl.get("province")),
-                         unit=str(pl.get("unit", "")), cost=int(pl.get("cost", 0)))
+        return self.n_fmt("%(house)s raised %(num)s army in %(province)s (unit %(unit)s) for "
+                          "%(cost)s crowns.",
+                          "%(house)s raised %(num)s armies in %(province)s (unit %(unit)s) for "
+                          "%(cost)s crowns.", int(pl.get("armies", 0)),
+                          house=self.house(pl["house"], root),
+                          province=self.where(pl.get("province")),
+                          unit=str(pl.get("unit", "")), cost=int(pl.get("cost", 0)))
 
     def _unit_split(self, pl: dict[str, Any], root: str) -> Markup:
         return self._fmt("%(house)s split unit %(new)s from unit %(unit)s.",
