@@ -220,6 +220,18 @@ class Grammar:
         return order
 
 
+def visible(text: str) -> str:
+    """``text`` with invisible format characters spelled out.
+
+    A line echoed in an error message must read as it is: a right-to-left
+    override or a zero-width character could otherwise disguise it.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch in " \t" else f"\\u{ord(ch):04x}"
+                   for ch in text)
+
+
 def parse_orders(
     text: str,
     grammar: Grammar,
@@ -237,7 +249,7 @@ def parse_orders(
     # Only CR/LF end a line: str.splitlines would also split on form feeds and
     # Unicode separators, and the line numbers would no longer match an editor's.
     for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
-        shown = raw.strip()
+        shown = visible(raw.strip())
         if len(shown) > MAX_LINE:
             shown = shown[:MAX_LINE] + "…"
         if any(ord(ch) < 32 and ch != "\t" for ch in raw):

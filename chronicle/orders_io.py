@@ -41,8 +41,10 @@ def _read(path: Path, root: Path, shown: str) -> tuple[str | None, str | None]:
         if resolved.stat().st_size > MAX_BYTES:
             return None, f"{shown}: larger than {MAX_BYTES // 1024} KiB"
         raw = resolved.read_bytes()
+    except RuntimeError:  # a link that points back at itself
+        return None, f"{shown}: a symbolic link loop; ignored"
     except OSError as err:
-        return None, f"{shown}: cannot be read ({err.strerror})"
+        return None, f"{shown}: cannot be read ({err.strerror or err})"
     if b"\x00" in raw:
         return None, f"{shown}: a binary file, not an order file"
     try:

@@ -18,7 +18,7 @@ from adjudicator.events import Event
 from adjudicator.state import GameState
 from chronicle.publish.data import EventView, _houses, _people
 from chronicle.publish.i18n import translations
-from chronicle.publish.narrative import Narrator
+from chronicle.publish.narrative import SILENT, Narrator
 
 _TAG = re.compile(r"<[^>]*>")
 
@@ -73,6 +73,8 @@ class Teller:
         return [getattr(EVENT_KINDS.get(v.kind), "public", True) for v in self.views]
 
     def sentence(self, view: EventView) -> str | None:
+        if view.kind in SILENT:
+            return None
         if not self._knows(view.kind):
             return _fields(view.kind, view.payload)
         told = self.narrator.sentence(view, "")

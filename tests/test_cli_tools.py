@@ -180,3 +180,27 @@ def test_demo_accepts_an_empty_folder(tmp_path: Path) -> None:
     result = run("demo", "--ruleset", "dynasty", "--turns", "1", "--out", empty, "--no-site")
     assert result.exit_code == 0, result.output
     assert (empty / "chronicle.sqlite").is_file()
+
+
+def test_a_symlink_loop_among_order_files_is_a_refusal_not_a_traceback(tmp_path: Path) -> None:
+    """DESIGN.md: a file that cannot be read rejects that house's orders; nothing else."""
+    root = _campaign(tmp_path)
+    folder = root / "orders" / "turn-001"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "england.orders").symlink_to(folder / "england.orders")
+    result = run("check", root)
+    assert result.exit_code == 1
+    assert "england.orders: a symbolic link loop" in result.output
+    assert run("adjudicate", root).exit_code == 0
+
+
+def test_invisible_characters_are_spelled_out_in_messages(tmp_path: Path) -> None:
+    """A right-to-left override in a rejected line is shown as \\u202e, not obeyed."""
+    root = _campaign(tmp_path)
+    folder = root / "orders" / "turn-001"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "england.orders").write_text("house england\nbirth \u202eE1000\n",
+                                           encoding="utf-8")
+    result = run("check", root)
+    assert result.exit_code == 1
+    assert "\\u202eE1000" in result.output and "\u202e" not in result.output

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.dice import SeededDice
-from adjudicator.orders import MAX_LINE, OrderSheet, parse_orders
+from adjudicator.orders import MAX_LINE, OrderSheet, parse_orders, visible
 from adjudicator.rulesets.dynasty.orders import (
     ARBITER_GRAMMAR,
     DYNASTY_GRAMMAR,
@@ -43,14 +43,14 @@ def _check_sheet(text: str, sheet: OrderSheet) -> None:
     lines = _lines(text)
     for rejection in sheet.rejections:
         assert 1 <= rejection.line <= len(lines)
-        shown = lines[rejection.line - 1].strip()
+        shown = visible(lines[rejection.line - 1].strip())
         if len(shown) > MAX_LINE:
             shown = shown[:MAX_LINE] + "…"
         assert rejection.text == shown
         assert str(rejection).startswith(f"{sheet.file}:{rejection.line}: ")
     for order in sheet.orders:
         assert 1 <= order.line <= len(lines)
-        assert order.text == lines[order.line - 1].strip()
+        assert order.text == visible(lines[order.line - 1].strip())
     numbers = [r.line for r in sheet.rejections] + [o.line for o in sheet.orders]
     assert len(numbers) == len(set(numbers)), "a line is both accepted and rejected"
     if sheet.refused is None:
