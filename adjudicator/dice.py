@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +72,10 @@ class Dice:
         )
         self.log.append(roll)
         return roll
+
+    def relabel(self, subject: str, new: str) -> None:
+        """Name the real subject of rolls made under a stand-in (a child not yet named)."""
+        self.log[:] = [replace(r, subject=new) if r.subject == subject else r for r in self.log]
 
     def d6(self, purpose: str, subject: str | None = None) -> int:
         return self.roll(1, 6, purpose, subject).total

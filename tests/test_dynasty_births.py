@@ -219,6 +219,27 @@ def test_a1_house_may_choose_the_name_in_the_birth_order() -> None:
     assert names == ["Richard", "Blanche"]
 
 
+def test_a1_newborn_names_go_to_the_boys_then_the_girls() -> None:
+    """DESIGN.md: `name newborn of E1100 "Richard"`: "optional names for this turn's
+    births, boys then girls". A girl born first does not take the name; several names
+    may stand on one line."""
+    ruleset, state = _one_couple()
+    found = validated(ruleset, state, england=(
+        'birth E1000 attempts 3\nname newborn of E1000 "Richard" "Blanche" "Isabel"\n'))
+    assert not found["england"].rejections
+    ctx = context(state, ruleset, scripted(*GIRL, *BOY, *GIRL), found)
+    run_births(ctx)
+    born = [ctx.state.persons[e.person] for e in ctx.events if isinstance(e, Birth)]
+    assert [(p.sex, p.name) for p in born] == [("F", "Blanche"), ("M", "Richard"),
+                                               ("F", "Isabel")]
+
+
+def test_a1_a_name_given_twice_on_one_line_is_refused() -> None:
+    ruleset, state = _one_couple()
+    found = validated(ruleset, state, england='name son of E1000 "Hugh" "hugh"\n')
+    assert reasons(found["england"]) == ["the same name is given twice"]
+
+
 def test_a5_1_only_the_couple_house_orders_births() -> None:
     """DESIGN.md: "birth E1000 attempts 2  # couple named by either spouse". Another
     house cannot order an English couple's births."""

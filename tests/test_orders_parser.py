@@ -121,7 +121,7 @@ BIRTH "Queen of England"
     assert (marry.children, marry.renounce) == ("mother", (("F1b00", "F"),))
     assert isinstance(sheet.orders[3], MarryOrder) and sheet.orders[3].second is None
     assert isinstance(sheet.orders[6], PrisonerOrder) and sheet.orders[6].ransom == 40
-    assert isinstance(sheet.orders[7], NameOrder) and sheet.orders[7].name == "Richard"
+    assert isinstance(sheet.orders[7], NameOrder) and sheet.orders[7].names == ("Richard",)
     assert isinstance(sheet.orders[9], PayRansomOrder) and sheet.orders[9].amount == 25
     assert isinstance(sheet.orders[10], BirthOrder) and sheet.orders[10].attempts == 1
 

@@ -9,9 +9,10 @@ from adjudicator.rulesets.dynasty.orders import BirthOrder, NameOrder
 from adjudicator.rulesets.dynasty.people import (
     add_person,
     dynasty_rules,
+    give_traits,
     new_person_id,
     next_name,
-    roll_characteristics,
+    roll_traits,
     used_names,
 )
 from adjudicator.rulesets.dynasty.refs import number_child
@@ -85,13 +86,21 @@ def run_births(ctx: TurnContext) -> dict[str, int]:
     for marriage in couples:
         attempts, _ = ordered.get(marriage.id, (rules.default_attempts, ""))
         attempts = max(rules.min_attempts, min(rules.max_attempts, attempts))
-        children: list[str] = []
+        born: list[tuple[int, str, str, tuple[int, int]]] = []
         for attempt in range(1, attempts + 1):
             roll = ctx.dice.roll(1, 6, "birth attempt", marriage.wife)
             if roll.total > rules.success_faces:
                 continue
-            sex = Sex.MALE if ctx.dice.d6("sex", marriage.wife) <= rules.boy_faces else Sex.FEMALE
-            child = _bear(ctx, marriage, sex, names, attempt)
+            sex: str = Sex.MALE if ctx.dice.d6("sex", marriage.wife) <= rules.boy_faces else Sex.FEMALE
+            # The child is named only once every sex is known (boys, then girls),
+            # so its traits are rolled under a stand-in, relabelled at its birth.
+            stand_in = f"{marriage.wife}:newborn-{attempt}"
+            born.append((attempt, sex, stand_in, roll_traits(ctx, sex, stand_in)))
+        chosen = _chosen_names(ctx, marriage, [sex for _, sex, _, _ in born], names)
+        children = []
+        for (attempt, sex, stand_in, traits), name in zip(born, chosen, strict=True):
+            child = _bear(ctx, marriage, sex, name, attempt, traits)
+            ctx.dice.relabel(stand_in, child.id)
             children.append(child.id)
         if attempts > 1:
             penalties[marriage.wife] = rules.extra_attempt_penalty * (attempts - 1)
@@ -101,40 +110,52 @@ def run_births(ctx: TurnContext) -> dict[str, int]:
     return penalties
 
 
-def _chosen_name(ctx: TurnContext, marriage: Marriage, sex: str,
-                 names: dict[str, list[NameOrder]]) -> str | None:
-    """A name ordered for this newborn: ``son``/``daughter`` first, then ``newborn``."""
-    wanted = "son" if sex == Sex.MALE else "daughter"
-    used = used_names(ctx.state)
+def _chosen_names(ctx: TurnContext, marriage: Marriage, sexes: list[str],
+                  names: dict[str, list[NameOrder]]) -> list[str | None]:
+    """The ordered names of this turn's newborns, in birth order (None: from the list).
+
+    ``son`` and ``daughter`` names go to the boys and the girls in birth order;
+    ``newborn`` names then go to the boys still unnamed, then the girls
+    (DESIGN.md: "names for this turn's births, boys then girls"). A name taken
+    meanwhile is refused and the child takes the next name of the list.
+    """
+    queues: dict[str, list[tuple[str, str, NameOrder]]] = {"son": [], "daughter": [],
+                                                           "newborn": []}
     for parent in (marriage.husband, marriage.wife):
-        pending = names.get(parent, [])
-        for kind in (wanted, "newborn"):
-            for order in pending:
-                if order.which != kind:
-                    continue
-                pending.remove(order)
-                if order.name.lower() in used:
-                    house = ctx.state.persons[parent].dynasty or ""
-                    ctx.reject(house, order, f"the name {order.name!r} is already taken")
-                    continue
-                return order.name
-    return None
+        house = ctx.state.persons[parent].dynasty or ctx.state.persons[parent].court or ""
+        for order in names.get(parent, []):
+            queues[order.which] += [(name, house, order) for name in order.names]
+    chosen: list[str | None] = [None] * len(sexes)
+    boys = [i for i, sex in enumerate(sexes) if sex == Sex.MALE]
+    girls = [i for i, sex in enumerate(sexes) if sex != Sex.MALE]
+    plan = [(boys, "son"), (girls, "daughter"), (boys, "newborn"), (girls, "newborn")]
+    used = used_names(ctx.state)
+    for children, kind in plan:
+        for index in children:
+            queue = queues[kind]
+            while chosen[index] is None and queue:
+                name, house, order = queue.pop(0)
+                if name.lower() in used or name in chosen:
+                    ctx.reject(house, order, f"the name {name!r} is already taken")
+                else:
+                    chosen[index] = name
+    return chosen
 
 
-def _bear(ctx: TurnContext, marriage: Marriage, sex: str,
-          names: dict[str, list[NameOrder]], attempt: int) -> Person:
+def _bear(ctx: TurnContext, marriage: Marriage, sex: str, chosen: str | None,
+          attempt: int, traits: tuple[int, int]) -> Person:
     state = ctx.state
     father, mother = state.persons[marriage.husband], state.persons[marriage.wife]
     dynasty = father.dynasty
     if marriage.children_dynasty is not None or dynasty is None:
         # [D] a father of the minor nobility gives his children to the mother's dynasty.
         dynasty = marriage.children_dynasty or mother.dynasty
-    name = _chosen_name(ctx, marriage, sex, names) or next_name(state, ctx.rules, dynasty, sex)
+    name = chosen or next_name(state, ctx.rules, dynasty, sex)
     child = Person(id=new_person_id(state, name), name=name, sex=sex, born=ctx.year,
                    dynasty=dynasty, father=father.id, mother=mother.id,
                    court=father.court or mother.court)
     add_person(state, child)
-    roll_characteristics(ctx, child)
+    give_traits(child, traits)
     spent = number_child(state, child)
     for dynasty_id in spent:
         ctx.notify(dynasty_id, f"{name} could take no reference number in {dynasty_id}: "

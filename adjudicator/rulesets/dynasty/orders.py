@@ -64,9 +64,12 @@ class PayRansomOrder(_Order):
 
 @dataclass(frozen=True, kw_only=True)
 class NameOrder(_Order):
+    """Names for this turn's newborns of a couple: ``son``/``daughter`` name the
+    boys or girls in birth order; ``newborn`` names the boys, then the girls."""
+
     parent: str
     which: str  # newborn | son | daughter
-    name: str
+    names: tuple[str, ...]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -168,12 +171,18 @@ def _name(c: Cursor) -> NameOrder:
     which = c.expect("newborn", "son", "daughter")
     c.expect("of")
     parent = c.person()
-    name = c.name("the name")
-    if len(name) > 40:
-        raise OrderSyntaxError("a name may have at most 40 characters")
-    if not all(ch.isalpha() or ch in " '-." for ch in name):
-        raise OrderSyntaxError("a name may hold only letters, spaces, apostrophes and hyphens")
-    return NameOrder(line=c.line, text=c.text, parent=parent, which=which, name=name)
+    names = [c.name("the name")]
+    while not c.at_end():
+        names.append(c.name("another name"))
+    for name in names:
+        if len(name) > 40:
+            raise OrderSyntaxError("a name may have at most 40 characters")
+        if not all(ch.isalpha() or ch in " '-." for ch in name):
+            raise OrderSyntaxError(
+                "a name may hold only letters, spaces, apostrophes, hyphens and dots")
+    if len({n.lower() for n in names}) < len(names):
+        raise OrderSyntaxError("the same name is given twice")
+    return NameOrder(line=c.line, text=c.text, parent=parent, which=which, names=tuple(names))
 
 
 @ARBITER_GRAMMAR.rule("kill")

@@ -101,17 +101,24 @@ def add_person(state: GameState, person: Person) -> Person:
     return person
 
 
-def roll_characteristics(ctx: TurnContext, person: Person) -> None:
-    """A2: each characteristic is its own 2d6 on the table."""
+def roll_traits(ctx: TurnContext, sex: str, subject: str) -> tuple[int, int]:
+    """A2: Constitution, then Command (men) or Ruse (women), each its own 2d6."""
     rules = dynasty_rules(ctx.rules)
-    con = ctx.dice.two_d6("constitution", person.id).total
-    person.constitution = rules.characteristic(con)
-    trait = "command" if person.sex == Sex.MALE else "ruse"
-    value = rules.characteristic(ctx.dice.two_d6(trait, person.id).total)
+    con = rules.characteristic(ctx.dice.two_d6("constitution", subject).total)
+    trait = "command" if sex == Sex.MALE else "ruse"
+    return con, rules.characteristic(ctx.dice.two_d6(trait, subject).total)
+
+
+def give_traits(person: Person, traits: tuple[int, int]) -> None:
+    person.constitution = traits[0]
     if person.sex == Sex.MALE:
-        person.command = value
+        person.command = traits[1]
     else:
-        person.ruse = value
+        person.ruse = traits[1]
+
+
+def roll_characteristics(ctx: TurnContext, person: Person) -> None:
+    give_traits(person, roll_traits(ctx, person.sex, person.id))
 
 
 def is_reigning(state: GameState, pid: str) -> bool:

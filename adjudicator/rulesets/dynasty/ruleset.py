@@ -83,8 +83,9 @@ class DynastyRuleset(Ruleset):
             parent = find(state, order.parent)
             if parent is None:
                 return f"nobody is called {order.parent!r}"
-            if order.name.lower() in used_names(state):
-                return f"the name {order.name!r} is already taken (names are unique)"
+            for name in order.names:
+                if name.lower() in used_names(state):
+                    return f"the name {name!r} is already taken (names are unique)"
         return None
 
     def _validate_arbiter(self, state: GameState, sheet: OrderSheet) -> None:
