@@ -122,7 +122,7 @@ def sheets(ruleset: DynastyRuleset, **texts: str) -> dict[str, OrderSheet]:
 
 def validated(ruleset: DynastyRuleset, state: GameState, **texts: str) -> dict[str, OrderSheet]:
     found = sheets(ruleset, **texts)
-    ruleset.validate(state, found)
+    ruleset.validate(state, found, across_files=False)  # as the turn does; `check` does more
     return found
 
 

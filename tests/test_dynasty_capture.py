@@ -187,3 +187,22 @@ def test_a9_no_ransom_is_paid_for_a_dead_prisoner() -> None:
     assert result.state.persons["f1"].died is not None
     assert not any(isinstance(e, PrisonerReleased) for e in result.events)
     assert result.state.houses["france"].treasury == 50
+
+
+def test_a9_check_reports_a_ransom_that_will_not_be_paid() -> None:
+    """`check` sees across files: a release against a ransom the prisoner's house did
+    not declare, or cannot pay, is refused before the turn; a matched one passes."""
+    ruleset, state = _prisoner_state()
+    found = sheets(ruleset, england="prisoner F1100 release ransom 40\n",
+                   france="pay ransom F1100 30\n")
+    ruleset.validate(state, found)
+    assert "did not declare a ransom of 40" in reasons(found["england"])[0]
+    state.houses["france"].treasury = 20
+    poor = sheets(ruleset, france="pay ransom F1100 40\n")
+    ruleset.validate(state, poor)
+    assert reasons(poor["france"]) == ["the treasury holds 20 crowns, less than 40"]
+    state.houses["france"].treasury = 50
+    matched = sheets(ruleset, england="prisoner F1100 release ransom 40\n",
+                     france="pay ransom F1100 40\n")
+    ruleset.validate(state, matched)
+    assert not matched["england"].rejections and not matched["france"].rejections

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from dynasty_helpers import build, context, house, person, reasons, scripted, spec_of, validated
+from dynasty_helpers import (
+    build,
+    context,
+    house,
+    person,
+    reasons,
+    scripted,
+    sheets,
+    spec_of,
+    validated,
+)
 
 from adjudicator.events import MinorNobleCreated, Notice, Renunciation, Wedding, WidowReturns
 from adjudicator.rulesets.dynasty.marriage import run_marriages
@@ -223,3 +233,17 @@ def test_a3_renounce_order_and_its_checks() -> None:
     run_renunciations(ctx)
     assert ctx.state.persons["ed"].refs == {}
     assert ctx.state.persons["ed"].renounced == {"england": 1}
+
+
+def test_a7_check_reports_a_one_sided_marriage_before_the_turn() -> None:
+    """DESIGN.md: `check` validates the next turn's orders and exits 1 if any line is
+    rejected; a marriage only one house declared is knowable from the files alone."""
+    ruleset, state = build(_courts_spec())
+    found = sheets(ruleset, england="marry E1100 to F1a00\n", france="# nothing\n")
+    ruleset.validate(state, found)
+    assert [str(r) for r in found["england"].rejections] == [
+        "england.orders:2: marry E1100 to F1a00: House France did not declare this marriage"]
+    agreed = sheets(ruleset, england="marry E1100 to F1a00\n",
+                    france='marry "Isabelle" to E1100\n')
+    ruleset.validate(state, agreed)
+    assert not agreed["england"].rejections and not agreed["france"].rejections

@@ -67,8 +67,8 @@ class BloodRoyaleRuleset(DynastyRuleset):
     def setup(self, spec: Mapping[str, Any], dice: Dice) -> GameState:
         return build_blood_royale_state(spec, self.rules, dice)
 
-    def validate(self, state: GameState, sheets: dict[str, OrderSheet]) -> None:
-        super().validate(state, sheets)
+    def validate_lines(self, state: GameState, sheets: dict[str, OrderSheet]) -> None:
+        super().validate_lines(state, sheets)
         validate_blood_royale(state, sheets, self.rules)
 
     def play_turn(self, ctx: TurnContext) -> None:

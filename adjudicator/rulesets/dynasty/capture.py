@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from adjudicator.events import Capture, CaptureEscaped, PrisonerKept, PrisonerReleased
+from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty.lookup import find
 from adjudicator.rulesets.dynasty.orders import PayRansomOrder, PrisonerOrder, RetreatOrder
 from adjudicator.rulesets.dynasty.people import dynasty_rules, kill
-from adjudicator.state import GameState, Unit
+from adjudicator.state import GameState, Person, Unit
 
 
 def take_prisoner(ctx: TurnContext, person_id: str, captor: str,
@@ -63,8 +64,12 @@ def check_prisoner(state: GameState, house: str, order: PrisonerOrder | PayRanso
         return f"{person.name} is nobody's prisoner"
     if isinstance(order, PrisonerOrder) and person.prisoner_of != house:
         return f"{person.name} is not this house's prisoner"
-    if isinstance(order, PayRansomOrder) and person.dynasty != house:
-        return f"{person.name} does not belong to this house"
+    if isinstance(order, PayRansomOrder):
+        if person.dynasty != house:
+            return f"{person.name} does not belong to this house"
+        treasury = state.houses[house].treasury
+        if order.amount > treasury:
+            return f"the treasury holds {treasury} crowns, less than {order.amount}"
     return None
 
 
@@ -106,22 +111,47 @@ def run_prisoners(ctx: TurnContext) -> None:
             ctx.emit(PrisonerKept(phase="prisoners", person=person.id, captor=person.prisoner_of))
 
 
+def ransom_problem(state: GameState, person: Person, ransom: int, offer: int) -> str | None:
+    """Why a release against ``ransom`` cannot happen: the prisoner's house must
+    declare at least that much, and have it (A9)."""
+    payer = state.houses.get(person.dynasty) if person.dynasty else None
+    if offer < ransom or payer is None:
+        return (f"{payer.name if payer else 'nobody'} did not declare a ransom of {ransom} "
+                f"for {person.name}; the prisoner is kept")
+    if payer.treasury < ransom:
+        return f"{payer.name} cannot pay {ransom} crowns; the prisoner is kept"
+    return None
+
+
+def check_ransoms(state: GameState, sheets: dict[str, OrderSheet]) -> None:
+    """Refuse, in ``check``, releases against a ransom that will not be paid."""
+    offers: dict[str, int] = {}
+    for house, sheet in sheets.items():
+        for offer in sheet.of_type(PayRansomOrder):
+            person = find(state, offer.person)
+            if person is not None and person.dynasty == house:
+                offers[person.id] = offer.amount
+    for sheet in sheets.values():
+        for order in sheet.of_type(PrisonerOrder):
+            person = find(state, order.person)
+            if person is None or order.action != "release" or not order.ransom:
+                continue
+            reason = ransom_problem(state, person, order.ransom, offers.get(person.id, 0))
+            if reason:
+                sheet.orders.remove(order)
+                sheet.reject(order, reason)
+
+
 def _release(ctx: TurnContext, captor: str, order: PrisonerOrder, pid: str, offer: int) -> None:
     state = ctx.state
     person = state.persons[pid]
-    payer = state.houses.get(person.dynasty) if person.dynasty else None
     if order.ransom:
-        if offer < order.ransom or payer is None:
-            ctx.reject(captor, order, f"{payer.name if payer else 'nobody'} did not declare "
-                                      f"a ransom of {order.ransom} for {person.name}; "
-                                      "the prisoner is kept")
+        reason = ransom_problem(state, person, order.ransom, offer)
+        if reason:
+            ctx.reject(captor, order, reason)
             ctx.emit(PrisonerKept(phase="prisoners", person=pid, captor=captor))
             return
-        if payer.treasury < order.ransom:
-            ctx.reject(captor, order, f"{payer.name} cannot pay {order.ransom} crowns; "
-                                      "the prisoner is kept")
-            ctx.emit(PrisonerKept(phase="prisoners", person=pid, captor=captor))
-            return
+        payer = state.houses[str(person.dynasty)]
         payer.treasury -= order.ransom
         state.houses[captor].treasury += order.ransom
     person.prisoner_of = None

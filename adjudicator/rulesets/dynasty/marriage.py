@@ -95,7 +95,7 @@ def run_marriages(ctx: TurnContext) -> None:
     rules = dynasty_rules(ctx.rules)
     age_year = ctx.year + (5 if ctx.aged else 0)
     ctx.dice.set_phase("marriages")
-    declared: dict[frozenset[str], list[_Declared]] = {}
+    accepted: list[_Declared] = []
     minors: list[_Declared] = []
     for house in sorted(ctx.sheets):
         for order in ctx.orders(house):
@@ -106,12 +106,8 @@ def run_marriages(ctx: TurnContext) -> None:
             if reason:
                 ctx.reject(house, order, reason)
                 continue
-            if order.second is None:
-                minors.append(_Declared(house, order))
-                continue
-            a, b = find(state, order.first), find(state, order.second)
-            assert a is not None and b is not None
-            declared.setdefault(frozenset((a.id, b.id)), []).append(_Declared(house, order))
+            (minors if order.second is None else accepted).append(_Declared(house, order))
+    declared = declared_pairs(state, accepted)
     for pair in sorted(declared, key=sorted):
         _settle_pair(ctx, pair, declared[pair], age_year)
     for item in minors:
@@ -122,37 +118,75 @@ def _owner(person: Person) -> str | None:
     return person.dynasty or person.court
 
 
+def disagreement(state: GameState, pair: frozenset[str],
+                 lines: list[_Declared]) -> tuple[str, list[str]] | None:
+    """Why both houses' lines do not make this marriage, and who did not declare it.
+
+    A7: "A marriage is legal only if both houses declare it, identically, in the
+    same turn's orders." Knowable from the order files alone, so ``check`` uses
+    it as well as the turn.
+    """
+    a, b = (state.persons[pid] for pid in sorted(pair))
+    houses_needed = {h for h in (_owner(a), _owner(b)) if h}
+    missing = sorted(houses_needed - {d.house for d in lines})
+    if missing:
+        names = ", ".join(state.houses[h].name if h in state.houses else h for h in missing)
+        return f"{names} did not declare this marriage", missing
+    ids = {p: p for p in pair}
+    for person in (a, b):
+        for ref in person.refs.values():
+            ids[ref] = person.id
+        ids[person.name] = person.id
+    dynasties = {h.letter.lower(): h.id for h in state.houses.values()}
+    if len({d.order.key(ids, dynasties) for d in lines}) > 1:
+        return "the two houses' lines differ in their clauses", []
+    return None
+
+
+def declared_pairs(state: GameState,
+                   lines: list[_Declared]) -> dict[frozenset[str], list[_Declared]]:
+    """Marriage lines between two named people, grouped by couple."""
+    pairs: dict[frozenset[str], list[_Declared]] = {}
+    for line in lines:
+        if line.order.second is None:
+            continue
+        a, b = find(state, line.order.first), find(state, line.order.second)
+        if a is not None and b is not None:
+            pairs.setdefault(frozenset((a.id, b.id)), []).append(line)
+    return pairs
+
+
+def check_agreements(state: GameState, sheets: dict[str, OrderSheet]) -> None:
+    """Refuse, in ``check``, the marriage lines the other house did not match."""
+    lines = [_Declared(house, order) for house, sheet in sorted(sheets.items())
+             if not sheet.refused for order in sheet.of_type(MarryOrder)]
+    for pair, declared in sorted(declared_pairs(state, lines).items(), key=lambda i: sorted(i[0])):
+        problem = disagreement(state, pair, declared)
+        if problem is None:
+            continue
+        for line in declared:
+            sheets[line.house].orders.remove(line.order)
+            sheets[line.house].reject(line.order, problem[0])
+
+
 def _settle_pair(ctx: TurnContext, pair: frozenset[str], lines: list[_Declared],
                  age_year: int) -> None:
     state = ctx.state
     a, b = (state.persons[pid] for pid in sorted(pair))
-    houses_needed = {h for h in (_owner(a), _owner(b)) if h}
-    by_house = {d.house: d for d in lines}
-    ids = {p: p for p in pair}
-    for token_owner in (a, b):
-        for ref in token_owner.refs.values():
-            ids[ref] = token_owner.id
-        ids[token_owner.name] = token_owner.id
-    missing = sorted(houses_needed - set(by_house))
-    if missing:
+    problem = disagreement(state, pair, lines)
+    if problem is not None:
+        reason, missing = problem
         for d in lines:
-            names = ", ".join(state.houses[h].name if h in state.houses else h for h in missing)
-            ctx.reject(d.house, d.order, f"{names} did not declare this marriage")
+            ctx.reject(d.house, d.order, reason)
         for h in missing:
             ctx.notify(h, f"{lines[0].house} declared a marriage of {a.name} and {b.name} "
                           "that this house did not declare; it was refused")
         return
-    dynasties = {h.letter.lower(): h.id for h in state.houses.values()}
-    keys = {d.order.key(ids, dynasties) for d in lines}
-    if len(keys) > 1:
-        for d in lines:
-            ctx.reject(d.house, d.order, "the two houses' lines differ in their clauses")
-        return
     for person in (a, b):
-        reason = can_marry(state, person, person.age(age_year), 0)
-        if reason:
+        unable = can_marry(state, person, person.age(age_year), 0)
+        if unable:
             for d in lines:
-                ctx.reject(d.house, d.order, reason)
+                ctx.reject(d.house, d.order, unable)
             return
     husband, wife = (a, b) if a.sex == Sex.MALE else (b, a)
     _wed(ctx, husband, wife, lines[0].order, minor=False)

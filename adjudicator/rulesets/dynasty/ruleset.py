@@ -10,10 +10,10 @@ from adjudicator.dice import Dice
 from adjudicator.orders import Grammar, OrderSheet
 from adjudicator.rulesets.base import Ruleset, TurnContext, TurnResult
 from adjudicator.rulesets.dynasty.births import check_birth
-from adjudicator.rulesets.dynasty.capture import check_prisoner, check_retreat
+from adjudicator.rulesets.dynasty.capture import check_prisoner, check_ransoms, check_retreat
 from adjudicator.rulesets.dynasty.command import check_assign
 from adjudicator.rulesets.dynasty.lookup import find
-from adjudicator.rulesets.dynasty.marriage import validate_sheet_marriages
+from adjudicator.rulesets.dynasty.marriage import check_agreements, validate_sheet_marriages
 from adjudicator.rulesets.dynasty.orders import (
     ARBITER_GRAMMAR,
     DYNASTY_GRAMMAR,
@@ -48,7 +48,22 @@ class DynastyRuleset(Ruleset):
         return build_state(spec, self.rules, self.id, dice)
 
     # -- validation ------------------------------------------------------------
-    def validate(self, state: GameState, sheets: dict[str, OrderSheet]) -> None:
+    def validate(self, state: GameState, sheets: dict[str, OrderSheet], *,
+                 across_files: bool = True) -> None:
+        """Each line against the state; with ``across_files``, also what needs two
+        houses' files to agree (marriages, ransoms), which ``check`` must report.
+
+        The turn itself settles those agreements as it resolves, with notices to
+        the house that did not declare, so ``resolve`` validates line by line only.
+        """
+        self.validate_lines(state, sheets)
+        if across_files:
+            live = {h: s for h, s in sheets.items() if not s.refused}
+            check_agreements(state, live)
+            check_ransoms(state, live)
+
+    def validate_lines(self, state: GameState, sheets: dict[str, OrderSheet]) -> None:
+        """Each line on its own, against the state; subclasses add their orders."""
         dyn = dynasty_rules(self.rules)
         year = state.year_of(state.turn + 1)
         for house, sheet in sorted(sheets.items()):
@@ -106,7 +121,7 @@ class DynastyRuleset(Ruleset):
     # -- resolution --------------------------------------------------------------
     def resolve(self, state: GameState, sheets: dict[str, OrderSheet], dice: Dice) -> TurnResult:
         sheets = copy.deepcopy(sheets)
-        self.validate(state, sheets)
+        self.validate(state, sheets, across_files=False)
         new = state.copy()
         new.turn += 1
         live = {h: s for h, s in sheets.items() if not s.refused}
