@@ -354,11 +354,14 @@ class Narrator:
                          house=self.house(pl["house"], root), unit=str(pl.get("unit", "")),
                          into=str(pl.get("into", "")))
 
-    def _unit_moved(self, pl: dict[str, Any], root: str) -> Markup:
+    def _unit_moved(self, pl: dict[str, Any], root: str) -> Markup | None:
         path = [self.where(p) for p in pl.get("path") or []]
+        if not path:
+            return None
+        start = self.where(pl["start"]) if pl.get("start") else path[0]
         return self._fmt("Unit %(unit)s of %(house)s marched from %(start)s to %(end)s.",
                          unit=str(pl.get("unit", "")), house=self.house(pl.get("owner"), root),
-                         start=path[0] if path else "?", end=path[-1] if path else "?")
+                         start=start, end=path[-1])
 
     def _event_die(self, pl: dict[str, Any], root: str) -> Markup | None:
         """The die itself is on the dice page; its effects are their own events."""

@@ -241,6 +241,7 @@ class UnitMoved(_HouseEvent):
     round: int
     path: tuple[str, ...]
     stopped: str = ""
+    start: str | None = None  # where the unit stood before the move
 
     def houses(self) -> list[str]:
         return sorted({self.house, self.owner})

@@ -259,10 +259,12 @@ def move_unit(ctx: TurnContext, uid: str, route: Route, round_no: int) -> None:
         ctx.notify(route.house, f"{route.order.text}: unit {uid} no longer exists")
         return
     step = plan_unit_round(state, unit, route.house, _round_path(route), br_rules(ctx.rules))
+    start = unit.province
     if step.entered:
         unit.province = step.entered[-1]
     ctx.emit(UnitMoved(phase=ctx.dice.phase, house=route.house, unit=uid, owner=unit.house,
-                       round=round_no, path=tuple(step.entered), stopped=step.stopped))
+                       round=round_no, path=tuple(step.entered), stopped=step.stopped,
+                       start=start))
     _consume(ctx, route, len(step.entered), step.stopped)
 
 
