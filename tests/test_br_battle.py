@@ -190,6 +190,7 @@ def test_b6_one_third_cap_and_outnumbering() -> None:
     assert state.units["F-1"].armies == 6
     # England had nowhere to go: no adjacent province of its own, no preferred retreat.
     assert battle.fled == ({"unit": "E-1", "house": "england", "to": None},)
+    assert battle.destroyed == ("E-1",)
     assert "E-1" not in state.units
     assert state.houses["england"].armies_lost == [[4, 3]]  # 1 killed + 3 destroyed
     assert battle.winner == "france"

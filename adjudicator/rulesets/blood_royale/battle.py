@@ -415,6 +415,7 @@ def _leave(ctx: TurnContext, side: _Side, uid: str, action: str, where: str,
     destination = retreat_destination(state, ctx.rules, unit, side.house)
     record.fled.append({"unit": uid, "house": side.house, "to": destination})
     if destination is None:
+        record.destroyed.append(uid)
         record.lose(unit.house, unit.armies)
         remove_unit(ctx, unit, f"found no retreat from {state.provinces[where].name}")
     else:
