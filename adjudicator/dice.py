@@ -73,9 +73,12 @@ class Dice:
         self.log.append(roll)
         return roll
 
-    def relabel(self, subject: str, new: str) -> None:
-        """Name the real subject of rolls made under a stand-in (a child not yet named)."""
-        self.log[:] = [replace(r, subject=new) if r.subject == subject else r for r in self.log]
+    def relabel(self, subject: str, new: str, since: int = 0) -> None:
+        """Name the real subject of rolls made under a stand-in (a child not yet named),
+        looking only at the rolls from ``since`` on."""
+        for i in range(since, len(self.log)):
+            if self.log[i].subject == subject:
+                self.log[i] = replace(self.log[i], subject=new)
 
     def d6(self, purpose: str, subject: str | None = None) -> int:
         return self.roll(1, 6, purpose, subject).total

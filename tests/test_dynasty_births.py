@@ -275,3 +275,15 @@ def test_a5_1_house_without_name_list_still_gets_unique_names() -> None:
     run_births(ctx)
     names = [p.name.lower() for p in ctx.state.persons.values()]
     assert len(names) == len(set(names)) == 5
+
+
+def test_a2_every_newborn_roll_is_recorded_under_the_child() -> None:
+    """DESIGN.md: every roll is recorded with its subject. A newborn's characteristics
+    are rolled before it is named, then recorded under its own id."""
+    ruleset, state = _one_couple()
+    ctx = context(state, ruleset, scripted(*BOY, *GIRL),
+                  validated(ruleset, state, england="birth E1000 attempts 2\n"))
+    run_births(ctx)
+    children = [e.person for e in ctx.events if isinstance(e, Birth)]
+    traits = [r.subject for r in ctx.dice.log if r.purpose in ("constitution", "command", "ruse")]
+    assert traits == [children[0], children[0], children[1], children[1]]

@@ -87,6 +87,7 @@ def run_births(ctx: TurnContext) -> dict[str, int]:
         attempts, _ = ordered.get(marriage.id, (rules.default_attempts, ""))
         attempts = max(rules.min_attempts, min(rules.max_attempts, attempts))
         born: list[tuple[int, str, str, tuple[int, int]]] = []
+        first_roll = len(ctx.dice.log)
         for attempt in range(1, attempts + 1):
             roll = ctx.dice.roll(1, 6, "birth attempt", marriage.wife)
             if roll.total > rules.success_faces:
@@ -100,7 +101,7 @@ def run_births(ctx: TurnContext) -> dict[str, int]:
         children = []
         for (attempt, sex, stand_in, traits), name in zip(born, chosen, strict=True):
             child = _bear(ctx, marriage, sex, name, attempt, traits)
-            ctx.dice.relabel(stand_in, child.id)
+            ctx.dice.relabel(stand_in, child.id, since=first_roll)
             children.append(child.id)
         if attempts > 1:
             penalties[marriage.wife] = rules.extra_attempt_penalty * (attempts - 1)
