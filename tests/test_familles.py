@@ -675,3 +675,25 @@ def test_d_whole_games_with_the_builtin_player(players: int, seed: str) -> None:
     exported = export_familles(state)
     assert exported["winner"] == (game.winners[0] if len(game.winners) == 1 else None)
     assert all(p["trait"] is not None for p in exported["players"])
+
+
+def test_d_export_reveals_the_whole_deck_at_the_end_only() -> None:
+    """D: "all secret traits are revealed" at the end; the export then lists all 70
+    cards (35 men, 35 women, three distinct traits each, each combination 3 or 4 times
+    per sex), the hands by name, so the deal can be checked. Mid-game it lists only the
+    table."""
+    mid = dealt(4, "reveal").state
+    data = export_familles(mid)
+    assert len(data["cards"]) == 3 and all(p["cards"] is None for p in data["players"])
+    state, _ = play_out(4, "reveal")
+    data = export_familles(state)
+    cards = data["cards"]
+    assert sorted(c["id"] for c in cards) == list(range(1, 71))
+    assert Counter(c["sex"] for c in cards) == {"M": 35, "F": 35}
+    assert all(len(set(c["traits"])) == 3 for c in cards)
+    combos = Counter((c["sex"], frozenset(c["traits"])) for c in cards)
+    assert len(combos) == 20 and set(combos.values()) <= {3, 4}
+    held = {c["id"]: c["held_by"] for c in cards if c["generation"] is None}
+    for player in data["players"]:
+        assert player["cards"] == sorted(k for k, v in held.items() if v == player["id"])
+        assert len(player["cards"]) == player["hand"]

@@ -110,7 +110,8 @@ def public_table(state: GameState, move: int) -> TableView:
         parents=(int(c["parents"][0]), int(c["parents"][1])) if c["parents"] else None,
         spouse=None if c["spouse"] is None else int(c["spouse"]),
         placed_turn=int(c["placed_turn"]), placed_by=c["placed_by"],
-        turned_over=bool(c["turned_over"])) for c in export["cards"])
+        turned_over=bool(c["turned_over"])) for c in export["cards"]
+        if c["generation"] is not None)  # the end's revealed hands and pile are not on the table
     current = int(export["current_generation"])
     founders = sum(1 for c in cards if c.generation == 1 and c.role == "founder")
     generations = (GenerationFill(1, founders, None, current > 1), *(

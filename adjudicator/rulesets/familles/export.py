@@ -1,7 +1,10 @@
 """The JSON export of a game of Les familles nobles (DESIGN.md, JSON export).
 
-It holds only what the table shows: the placed cards, hand sizes and trait
-points. Secret traits and scores stay ``null`` until the game is over.
+While the game runs it holds only what the table shows: the placed cards, hand
+sizes and trait points. Once it is over every secret is revealed: the secret
+traits and scores, and the whole deck (the cards left in hands and in the pile
+come after the placed ones, with ``generation`` and ``placed_turn`` null and
+``held_by`` naming the hand, or null for the pile), so the deal can be checked.
 Beyond the contract's fields it adds what the site needs to draw the tree:
 each card's role, who placed it and whether it is turned over, the traits'
 names and colours, the generations' counts, the seat to move and the pile.
@@ -34,6 +37,19 @@ def export_familles(state: GameState) -> dict[str, Any]:
             "role": placement.role.value,
             "turned_over": game.is_turned_over(placement),
         })
+    if game.finished:
+        placed = {p.card for p in game.table}
+        holder = {card: seat.id for seat in game.seats for card in seat.hand}
+        for card_id in sorted(game.deck):
+            if card_id in placed:
+                continue
+            face = game.deck[card_id]
+            cards.append({
+                "id": face.id, "sex": face.sex, "traits": list(face.traits),
+                "generation": None, "parents": None, "spouse": None, "placed_turn": None,
+                "placed_by": None, "role": "hand" if card_id in holder else "pile",
+                "turned_over": False, "held_by": holder.get(card_id),
+            })
     players = []
     for seat in game.seats:
         final = scores.get(seat.id)
@@ -44,6 +60,7 @@ def export_familles(state: GameState) -> dict[str, Any]:
             "hand": len(seat.hand),
             "score": final.score if final else None,
             "penalty": final.penalty if final else None,
+            "cards": sorted(seat.hand) if game.finished else None,
         })
     return {
         "cards": cards,
