@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from xml.sax.saxutils import escape, quoteattr
 
+from chronicle.publish import familles
 from chronicle.publish.pages import SiteContext, Write, turn_told
 
 
@@ -34,7 +35,10 @@ def build_feed(ctx: SiteContext, write: Write, base_url: str = "") -> None:
     for turn in reversed(data.turns):
         href = f"{base}turns/turn-{turn.number:03d}/index.html"
         told = "".join(f"<p>{text}</p>" for _e, text in turn_told(ctx, turn))
-        title = ctx._("Turn %(turn)s, %(year)s") % {"turn": turn.number, "year": turn.year}
+        if familles.applies(data):  # a card game has moves, not years
+            title = ctx._("Move %(move)s") % {"move": turn.number}
+        else:
+            title = ctx._("Turn %(turn)s, %(year)s") % {"turn": turn.number, "year": turn.year}
         lines += ["<entry>", f"<title>{escape(title)}</title>",
                   f"<id>urn:chronicle:{escape(slug)}:turn:{turn.number}</id>",
                   f"<updated>{_stamp(turn.year)}</updated>",
