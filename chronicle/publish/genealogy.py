@@ -38,6 +38,7 @@ independently, one process per core (:func:`start_genealogies`).
 
 from __future__ import annotations
 
+import functools
 import html
 import multiprocessing
 import os
@@ -164,6 +165,7 @@ def dot_string(text: str) -> str:
     return f'"{body}"'
 
 
+@functools.lru_cache(maxsize=65536)
 def node_id(prefix: str, key: str) -> str:
     """A node name made only of letters, digits and ``_`` (it appears in the SVG)."""
     return prefix + _UNSAFE_ID.sub(lambda m: f"_{ord(m.group()):x}_", key)
@@ -464,8 +466,12 @@ def _dot(
     houses: Mapping[str, HouseLike],
     link_for: LinkFor,
     continued: Mapping[str, DiagramPart],
+    nodes: dict[str, str] | None = None,
 ) -> str:
+    """``nodes`` (optional) keeps each person's node text between the diagrams
+    of one build: a person shown in several is described once."""
     members = set(part.members)
+    nodes = {} if nodes is None else nodes
     gen = family.generations(part.dynasty)
     guests: dict[str, int] = {}
     for pid in sorted(members):
@@ -489,7 +495,10 @@ def _dot(
     order = _tree_order(family, members, shown)
     for pid in order:
         node = node_id("p_", pid)
-        lines.append("  " + _person_node(family.people[pid], houses, link_for))
+        text = nodes.get(pid)
+        if text is None:
+            text = nodes[pid] = "  " + _person_node(family.people[pid], houses, link_for)
+        lines.append(text)
         ranks.setdefault(shown[pid], []).append(node)
     for pid in order:
         branch = continued.get(pid)
@@ -585,29 +594,50 @@ class PendingGenealogies:
     The plan (``parts``: files and members) is known at once, so the pages
     that link to the diagrams can be written while Graphviz works. Layouts
     are independent, so those missing from the cache go to one process per
-    core; each SVG depends on its DOT alone, so the result is the same
-    whichever process drew it, in the plan's order.
+    core, as soon as their DOT is written (the first layouts run while the
+    rest of the DOT is made); each SVG depends on its DOT alone, so the
+    result is the same whichever process drew it, in the plan's order.
     """
 
-    def __init__(self, parts: list[DiagramPart], dots: list[str], render: Renderer,
+    def __init__(self, parts: list[DiagramPart], dots: Iterable[str], render: Renderer,
                  cache: RenderCache | None) -> None:
         self.parts = tuple(parts)
-        self._dots = dots
         self._cache = cache
-        self._svgs: list[str | None] = [cache.get(dot) if cache else None for dot in dots]
-        missing = [i for i, svg in enumerate(self._svgs) if svg is None]
+        self._dots: list[str] = []
+        self._svgs: list[str | None] = []
         self._pool: ProcessPoolExecutor | None = None
         self._futures: list[tuple[list[int], Future[list[str]]]] = []
-        if render is render_svg and len(missing) >= PARALLEL_FROM and (os.cpu_count() or 1) > 1:
-            self._pool = _process_pool()
-            size = max(1, min(CHUNK, len(missing) // (4 * (os.cpu_count() or 1)) or 1))
-            for start in range(0, len(missing), size):
-                chunk = missing[start:start + size]
-                self._futures.append(
-                    (chunk, self._pool.submit(_render_all, [dots[i] for i in chunk])))
+        parallel = render is render_svg and (os.cpu_count() or 1) > 1
+        size = max(1, min(CHUNK, len(parts) // (4 * (os.cpu_count() or 1)) or 1))
+        waiting: list[int] = []  # missing from the cache, not yet submitted
+        try:
+            for index, dot in enumerate(dots):
+                self._dots.append(dot)
+                svg = cache.get(dot) if cache else None
+                self._svgs.append(svg)
+                if svg is not None:
+                    continue
+                waiting.append(index)
+                if parallel and self._pool is None and len(waiting) >= PARALLEL_FROM:
+                    self._pool = _process_pool()
+                if self._pool is not None and len(waiting) >= size:
+                    self._submit(waiting)
+                    waiting = []
+        except BaseException:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        if self._pool is not None:
+            if waiting:
+                self._submit(waiting)
         else:
-            for i in missing:
-                self._store(i, render(dots[i]))
+            for i in waiting:
+                self._store(i, render(self._dots[i]))
+
+    def _submit(self, chunk: list[int]) -> None:
+        assert self._pool is not None
+        self._futures.append(
+            (chunk, self._pool.submit(_render_all, [self._dots[i] for i in chunk])))
 
     def _store(self, index: int, svg: str) -> None:
         self._svgs[index] = svg
@@ -663,5 +693,7 @@ def start_genealogies(
         by_dynasty.setdefault(part.dynasty, []).append(part)
     continued = {dynasty: {p.root: p for p in group if p.root is not None}
                  for dynasty, group in by_dynasty.items()}
-    dots = [_dot(part, family, houses, link_for, continued[part.dynasty]) for part in parts]
+    nodes: dict[str, str] = {}
+    dots = (_dot(part, family, houses, link_for, continued[part.dynasty], nodes)
+            for part in parts)
     return PendingGenealogies(parts, dots, render, cache)

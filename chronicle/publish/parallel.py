@@ -15,10 +15,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 
 from chronicle.publish.pages import SiteContext
-from chronicle.publish.writer import Writer
+from chronicle.publish.writer import WORKERS, Writer
 
 Builder = Callable[[SiteContext, Callable[[str, str], None]], None]
 
@@ -71,13 +71,16 @@ def _helper(index: int, count: int) -> list[str]:
         raise RuntimeError("no pages to render")
     ctx, builders, writer = _JOB
     ctx.pending = []  # the drawings are the parent's to finish
-    changed: list[str] = []
+    # The disk work goes to threads of this process, as the parent's does:
+    # making a folder and a file per page mostly waits on the file system.
+    stored: list[Future[str | None]] = []
+    with ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="helper-writer") as pool:
 
-    def write(relpath: str, content: str) -> None:
-        if writer.write_here(relpath, content):
-            changed.append(relpath)
+        def write(relpath: str, content: str) -> None:
+            stored.append(writer.submit_here(pool, relpath, content))
 
-    ctx.shard, ctx.elsewhere, ctx.page_write = (index, count), None, write
-    for builder in builders:
-        builder(ctx, _ignore)
-    return changed
+        ctx.shard, ctx.elsewhere, ctx.page_write = (index, count), None, write
+        for builder in builders:
+            builder(ctx, _ignore)
+        written = [future.result() for future in stored]
+    return [path for path in written if path is not None]

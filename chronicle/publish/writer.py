@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import stat
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 
 from chronicle.publish.errors import PublishError
@@ -33,6 +33,10 @@ class Writer:
         self._root = str(self.out_dir)
         self._folders: set[str] = set()
         self._fresh: set[str] = set()  # checked folders that did not exist: made by us
+        # Whether the output folder exists is settled now, before a forked helper
+        # (``parallel``) can make it: otherwise the first process to write would
+        # find it made by the other, and ``lstat`` every folder of a fresh site.
+        self._root_absent = not os.path.lexists(self._root)
         self._pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="writer")
         self._pending: list[Future[str | None]] = []
         self.written: set[str] = set()
@@ -129,7 +133,7 @@ class Writer:
             real = os.path.realpath(folder)
             if real != self._root:
                 raise PublishError(f"refusing to write through a link: {relpath!r}")
-            if not os.path.lexists(folder):
+            if self._root_absent:
                 self._fresh.add(folder)
             self._folders.add(folder)
             return
@@ -187,6 +191,15 @@ class Writer:
         """
         target, folder, data = self._checked(relpath, content)
         return self._store(relpath, target, folder, data, folder in self._fresh) is not None
+
+    def submit_here(self, pool: Executor, relpath: str, content: str | bytes) -> Future[str | None]:
+        """``write_here`` on ``pool``'s threads: the path if the bytes changed, else None.
+
+        The checks run in the calling thread (they remember folders); only the
+        disk work, mostly waiting on the file system, goes to the pool.
+        """
+        target, folder, data = self._checked(relpath, content)
+        return pool.submit(self._store, relpath, target, folder, data, folder in self._fresh)
 
     def record_changed(self, paths: list[str]) -> None:
         """Count as changed files that another process wrote."""
