@@ -224,17 +224,8 @@ class GameState:
         cache[0], cache[1] = len(self.marriages), current
         return list(current)
 
-    def person(self, pid: str) -> Person:
-        return self.persons[pid]
-
     def active_houses(self) -> list[House]:
         return [h for h in self.houses.values() if not h.eliminated]
-
-    def house_by_letter(self, letter: str) -> House | None:
-        for house in self.houses.values():
-            if house.letter == letter:
-                return house
-        return None
 
     def find_person(self, ref_or_name: str) -> Person | None:
         """A person by reference number (any dynasty), unique name or id.

@@ -2,33 +2,30 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable
 from typing import Any
 
+from adjudicator.rulesets.blood_royale.export import export_blood_royale
 from adjudicator.rulesets.dynasty.command import unit_command_value
+from adjudicator.rulesets.familles import export_familles
 from adjudicator.state import GameState
 from chronicle.campaign import Campaign
 from chronicle.models import EventRow
 
-# Ruleset id → "module:function" adding its own sections to the export.
-_RULESET_EXPORTS = {
-    "blood-royale": "adjudicator.rulesets.blood_royale.export:export_blood_royale",
-    "familles": "adjudicator.rulesets.familles:export_familles",
+Triple = tuple[int, str, dict[str, Any]]
+
+
+def _familles(state: GameState, _events: list[Triple]) -> dict[str, Any]:
+    return export_familles(state)
+
+
+# Ruleset id → the function adding its own sections, given the state and the
+# public events as (turn, kind, payload).
+_RULESET_EXPORTS: dict[str, Callable[[GameState, list[Triple]], dict[str, Any]]] = {
+    "blood-royale": export_blood_royale,
+    "familles": _familles,
 }
-
-
-def _ruleset_export(ruleset: str) -> Callable[..., dict[str, Any]] | None:
-    target = _RULESET_EXPORTS.get(ruleset)
-    if target is None:
-        return None
-    module, name = target.split(":")
-    try:
-        fn: Callable[..., dict[str, Any]] = getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError):
-        return None
-    return fn
 
 
 def export_json(campaign: Campaign, state: GameState, events: list[EventRow],
@@ -79,10 +76,10 @@ def export_json(campaign: Campaign, state: GameState, events: list[EventRow],
         data["campaign"]["seed"] = seed_revealed
     if state.finished and state.epidemic_threshold is not None:
         data["campaign"]["epidemic_threshold"] = state.epidemic_threshold
-    extra = _ruleset_export(campaign.ruleset)
+    extra = _RULESET_EXPORTS.get(campaign.ruleset)
     if extra is not None:
-        triples = [(e.turn, e.kind, json.loads(e.payload)) for e in events if e.public]
-        data.update(extra(state, triples) if campaign.ruleset != "familles" else extra(state))
+        data.update(extra(state, [(e.turn, e.kind, json.loads(e.payload))
+                                  for e in events if e.public]))
     return data
 
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from adjudicator.events import Event
+from adjudicator.events import EVENT_KINDS, Event
 from adjudicator.state import GameState
 from chronicle.publish.data import EventView, _houses, _people
 from chronicle.publish.i18n import translations
@@ -68,8 +68,6 @@ class Teller:
         return out
 
     def _public(self) -> list[bool]:
-        from adjudicator.events import EVENT_KINDS
-
         return [getattr(EVENT_KINDS.get(v.kind), "public", True) for v in self.views]
 
     def sentence(self, view: EventView) -> str | None:

@@ -88,21 +88,19 @@ def renounce(person: Person, dynasty: str, turn: int) -> str | None:
     return ref
 
 
+def claimants(state: GameState, dynasty: str) -> list[Person]:
+    """Everyone who may inherit ``dynasty``: living holders of a number in it,
+    save a widowed queen (A3)."""
+    return [p for p in state.living() if dynasty in p.refs and not p.widowed_queen]
+
+
 def ruler_of(state: GameState, dynasty: str) -> Person | None:
     """The living holder of the smallest number in ``dynasty`` (A3, A6)."""
-    best: Person | None = None
-    for person in state.persons.values():
-        ref = person.refs.get(dynasty)
-        if ref is None or person.died is not None or person.widowed_queen:
-            continue
-        if best is None or succession_key(ref) < succession_key(best.refs[dynasty]):
-            best = person
-    return best
+    return min(claimants(state, dynasty), key=lambda p: succession_key(p.refs[dynasty]),
+               default=None)
 
 
 def line_of_succession(state: GameState, dynasty: str, limit: int = 10) -> list[Person]:
-    """The living claimants of ``dynasty`` in order, the ruler first."""
-    claimants = [p for p in state.persons.values()
-                 if dynasty in p.refs and p.died is None and not p.widowed_queen]
-    claimants.sort(key=lambda p: succession_key(p.refs[dynasty]))
-    return claimants[:limit]
+    """The claimants of ``dynasty`` in order, the ruler first."""
+    return sorted(claimants(state, dynasty),
+                  key=lambda p: succession_key(p.refs[dynasty]))[:limit]
