@@ -52,10 +52,11 @@ from typing import Protocol
 import pygraphviz  # type: ignore[import-untyped]
 
 from chronicle.publish.cache import RenderCache, Renderer
+from chronicle.publish.dot_engine import engine
 
 NEUTRAL_FILL = "#eeeeee"
 NEUTRAL_BORDER = "#777777"
-RENDER_VERSION = "genealogy-svg-1"  # bump when render_svg's output changes
+RENDER_VERSION = "genealogy-svg-2"  # bump when render_svg's output changes
 DEFAULT_MAX_MEMBERS = 60
 
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
@@ -557,7 +558,11 @@ def render_svg(dot: str) -> str:
     ``--``, and the version would make identical sites differ between
     machines), and so does the DOCTYPE, which points at an external DTD.
     """
-    raw = pygraphviz.AGraph(string=dot).draw(format="svg", prog="dot")
+    dot_engine = engine()
+    if dot_engine is not None:
+        raw = dot_engine.svg(dot)
+    else:
+        raw = pygraphviz.AGraph(string=dot).draw(format="svg", prog="dot")
     svg = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
     svg = _COMMENT.sub("", _DOCTYPE.sub("", svg))
     return svg if svg.endswith("\n") else svg + "\n"
@@ -565,7 +570,9 @@ def render_svg(dot: str) -> str:
 
 def graphviz_cache(folder: Path) -> RenderCache:
     """The cache for genealogy SVG, salted with the engine and our post-processing."""
-    return RenderCache(folder, salt=f"pygraphviz {pygraphviz.__version__} {RENDER_VERSION}")
+    metrics = "built-in metrics" if engine() is not None else "pango metrics"
+    return RenderCache(folder, salt=f"pygraphviz {pygraphviz.__version__} {metrics} "
+                                    f"{RENDER_VERSION}")
 
 
 def render_genealogies(
