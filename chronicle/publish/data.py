@@ -188,12 +188,36 @@ class TurnView:
     number: int
     year: int
     events: list[EventView]
-    rolls: list[RollView]
+    roll_rows: list[Any]
     commentary: str
     defaulted: list[str]
     battles: list[str] = field(default_factory=list)
     snapshot: bytes = field(default=b"", repr=False)
     _state: GameState | None = field(default=None, repr=False)
+    _rolls: list[RollView] | None = field(default=None, repr=False)
+
+    @property
+    def rolls(self) -> list[RollView]:
+        """The public dice of the turn, decoded on first use.
+
+        A long campaign throws tens of thousands of dice, and only the turn's
+        dice page shows them: decoded there, they cost the page's process,
+        not the load every page waits for.
+        """
+        if self._rolls is None:
+            self._rolls = [
+                RollView(seq=seq, phase=phase, purpose=purpose, subject=subject, dice=dice,
+                         faces=tuple(map(int, faces)), total=total)
+                for seq, phase, purpose, subject, dice, faces, total in self.roll_values()]
+        return self._rolls
+
+    def roll_values(self) -> list[tuple[Any, ...]]:
+        """The rolls as plain tuples (``RollView``'s fields in order), faces decoded."""
+        faces = _json_list([row[6] for row in self.roll_rows])
+        # Unpacked in the order load_campaign selects them (quicker than by name).
+        return [(seq, phase, purpose, subject, dice, thrown, total)
+                for (_turn, seq, phase, purpose, subject, dice, _faces, total), thrown
+                in zip(self.roll_rows, faces, strict=True)]
 
     def state(self) -> GameState:
         """The state at the end of this turn, decoded on first use only.
@@ -403,9 +427,14 @@ def _people(state: GameState, events: list[EventView]) -> dict[str, PersonView]:
 
 def _houses(state: GameState, people: dict[str, PersonView]) -> dict[str, HouseView]:
     houses: dict[str, HouseView] = {}
+    # One pass over everyone (in order) rather than one per house.
+    of_house: dict[str, list[PersonView]] = defaultdict(list)
+    for person in people.values():
+        for hid in person.refs.keys() | ({person.dynasty} if person.dynasty else set()):
+            of_house[hid].append(person)
     for h in sorted(state.houses.values(), key=lambda h: h.id):
-        members = [p for p in people.values() if p.dynasty == h.id or h.id in p.refs]
-        claimants = sorted((p for p in people.values()
+        members = of_house.get(h.id, [])
+        claimants = sorted((p for p in members
                             if h.id in p.refs and p.alive and not p.widowed_queen),
                            key=lambda p: p.refs[h.id])
         houses[h.id] = HouseView(
@@ -473,14 +502,9 @@ def _turns(folder: Path, turn_rows: list[TurnRow], events: list[EventView],
     by_turn: dict[int, list[EventView]] = defaultdict(list)
     for event in events:
         by_turn[event.turn].append(event)
-    rolls: dict[int, list[RollView]] = defaultdict(list)
-    faces = _json_list([r.faces for r in roll_rows])
-    # Unpacked in the order load_campaign selects them (quicker than by name).
-    for (turn, seq, phase, purpose, subject, dice, _faces, total), thrown in zip(
-            roll_rows, faces, strict=True):
-        rolls[turn].append(RollView(seq=seq, phase=phase, purpose=purpose, subject=subject,
-                                    dice=dice, faces=tuple(int(f) for f in thrown),
-                                    total=total))
+    rolls: dict[int, list[Any]] = defaultdict(list)
+    for roll in roll_rows:
+        rolls[roll[0]].append(roll)
     by_turn_battles: dict[int, list[str]] = defaultdict(list)
     for b in battles.values():
         by_turn_battles[b.turn].append(b.id)
@@ -493,7 +517,7 @@ def _turns(folder: Path, turn_rows: list[TurnRow], events: list[EventView],
             raise PublishError(str(err)) from None
         turns.append(TurnView(
             number=t.number, year=t.year, events=by_turn.get(t.number, []),
-            rolls=rolls.get(t.number, []), commentary=commentary,
+            roll_rows=rolls.get(t.number, []), commentary=commentary,
             defaulted=sorted(str(h) for h in json.loads(t.defaulted or "[]")),
             battles=by_turn_battles.get(t.number, []),
             snapshot=t.snapshot))

@@ -51,7 +51,7 @@ from typing import Protocol
 
 import pygraphviz  # type: ignore[import-untyped]
 
-from chronicle.publish.cache import RenderCache, Renderer
+from chronicle.publish.cache import RenderCache, Renderer, render_cached
 from chronicle.publish.dot_engine import engine
 
 NEUTRAL_FILL = "#eeeeee"
@@ -595,90 +595,92 @@ def render_genealogies(
                              render=render, max_members=max_members).result()
 
 
-class PendingGenealogies:
-    """Diagrams planned now and laid out in the background; ``result()`` waits.
+@dataclass
+class _Drawing:
+    """Everything needed to write any part's DOT and lay it out.
 
-    The plan (``parts``: files and members) is known at once, so the pages
-    that link to the diagrams can be written while Graphviz works. Layouts
-    are independent, so those missing from the cache go to one process per
-    core, as soon as their DOT is written (the first layouts run while the
-    rest of the DOT is made); each SVG depends on its DOT alone, so the
-    result is the same whichever process drew it, in the plan's order.
+    A forked worker finds it in its copy of this module (``_DRAWING``), so
+    nothing is pickled but part numbers on the way in and SVG on the way out.
     """
 
-    def __init__(self, parts: list[DiagramPart], dots: Iterable[str], render: Renderer,
-                 cache: RenderCache | None) -> None:
-        self.parts = tuple(parts)
-        self._cache = cache
-        self._dots: list[str] = []
-        self._svgs: list[str | None] = []
+    parts: tuple[DiagramPart, ...]
+    family: _Family
+    houses: Mapping[str, HouseLike]
+    link_for: LinkFor
+    render: Renderer
+    cache: RenderCache | None
+    continued: dict[str, dict[str, DiagramPart]]
+    nodes: dict[str, str] = field(default_factory=dict)
+
+    def svg(self, index: int) -> str:
+        part = self.parts[index]
+        dot = _dot(part, self.family, self.houses, self.link_for,
+                   self.continued[part.dynasty], self.nodes)
+        return render_cached(dot, self.render, self.cache)
+
+
+_DRAWING: _Drawing | None = None
+
+
+def _draw(indices: list[int]) -> list[str]:
+    """In a worker: the SVG of these parts."""
+    if _DRAWING is None:  # pragma: no cover - only reachable if forked without a job
+        raise RuntimeError("no genealogies to draw")
+    return [_DRAWING.svg(i) for i in indices]
+
+
+class PendingGenealogies:
+    """Diagrams planned now and drawn in the background; ``result()`` waits.
+
+    The plan (``parts``: files and members) is known at once, so the pages
+    that link to the diagrams can be written while Graphviz works. Parts are
+    independent, so with enough of them each core's worker writes the DOT of
+    its share, reads it from the cache or lays it out; each SVG depends on
+    its DOT alone, so the result is the same whichever process drew it, in
+    the plan's order.
+    """
+
+    def __init__(self, drawing: _Drawing) -> None:
+        global _DRAWING
+        self.parts = drawing.parts
+        self._drawing = drawing
+        self._svgs: list[str | None] = [None] * len(self.parts)
         self._pool: ProcessPoolExecutor | None = None
         self._futures: list[tuple[list[int], Future[list[str]]]] = []
-        parallel = render is render_svg and (os.cpu_count() or 1) > 1
-        size = max(1, min(CHUNK, len(parts) // (4 * (os.cpu_count() or 1)) or 1))
-        waiting: list[int] = []  # missing from the cache, not yet submitted
-        try:
-            for index, dot in enumerate(dots):
-                self._dots.append(dot)
-                svg = cache.get(dot) if cache else None
-                self._svgs.append(svg)
-                if svg is not None:
-                    continue
-                waiting.append(index)
-                if parallel and self._pool is None and len(waiting) >= PARALLEL_FROM:
-                    self._pool = _process_pool()
-                if self._pool is not None and len(waiting) >= size:
-                    self._submit(waiting)
-                    waiting = []
-        except BaseException:
-            if self._pool is not None:
-                self._pool.shutdown(wait=True, cancel_futures=True)
-            raise
-        if self._pool is not None:
-            if waiting:
-                self._submit(waiting)
+        cores = os.cpu_count() or 1
+        if (drawing.render is render_svg and cores > 1 and len(self.parts) >= PARALLEL_FROM
+                and "fork" in multiprocessing.get_all_start_methods()):
+            size = max(1, min(CHUNK, len(self.parts) // (4 * cores)))
+            # Set before the pool forks its workers (at the first submit).
+            _DRAWING = drawing
+            self._pool = ProcessPoolExecutor(max_workers=cores,
+                                             mp_context=multiprocessing.get_context("fork"))
+            for first in range(0, len(self.parts), size):
+                chunk = list(range(first, min(first + size, len(self.parts))))
+                self._futures.append((chunk, self._pool.submit(_draw, chunk)))
         else:
-            for i in waiting:
-                self._store(i, render(self._dots[i]))
-
-    def _submit(self, chunk: list[int]) -> None:
-        assert self._pool is not None
-        self._futures.append(
-            (chunk, self._pool.submit(_render_all, [self._dots[i] for i in chunk])))
-
-    def _store(self, index: int, svg: str) -> None:
-        self._svgs[index] = svg
-        if self._cache is not None:
-            self._cache.put(self._dots[index], svg)
+            self._svgs = [drawing.svg(i) for i in range(len(self.parts))]
 
     def result(self) -> Genealogies:
+        global _DRAWING
         try:
             for chunk, future in self._futures:
                 for index, svg in zip(chunk, future.result(), strict=True):
-                    self._store(index, svg)
+                    self._svgs[index] = svg
         finally:
             self._futures = []
             if self._pool is not None:
-                self._pool.shutdown(wait=True)
+                self._pool.shutdown(wait=True, cancel_futures=True)
                 self._pool = None
+            if _DRAWING is self._drawing:
+                _DRAWING = None
         svgs = {part.filename: svg for part, svg in zip(self.parts, self._svgs, strict=True)
                 if svg is not None}
         return Genealogies(self.parts, svgs)
 
 
-PARALLEL_FROM = 8  # fewer layouts than this are quicker than starting processes
+PARALLEL_FROM = 8  # fewer diagrams than this are quicker than starting processes
 CHUNK = 8
-
-
-def _render_all(dots: list[str]) -> list[str]:
-    return [render_svg(dot) for dot in dots]
-
-
-def _process_pool() -> ProcessPoolExecutor:
-    """One worker per core; forked where possible (nothing to import again)."""
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    return ProcessPoolExecutor(max_workers=os.cpu_count() or 1, mp_context=context)
 
 
 def start_genealogies(
@@ -691,7 +693,7 @@ def start_genealogies(
     render: Renderer = render_svg,
     max_members: int = DEFAULT_MAX_MEMBERS,
 ) -> PendingGenealogies:
-    """Plan and write the DOT of every diagram, and start laying them out."""
+    """Plan every diagram and start drawing them (see ``PendingGenealogies``)."""
     family = _Family.of(people, marriages)
     parts = _plan(family, houses, max_members)
     cache = graphviz_cache(cache_dir) if cache_dir is not None else None
@@ -700,7 +702,5 @@ def start_genealogies(
         by_dynasty.setdefault(part.dynasty, []).append(part)
     continued = {dynasty: {p.root: p for p in group if p.root is not None}
                  for dynasty, group in by_dynasty.items()}
-    nodes: dict[str, str] = {}
-    dots = (_dot(part, family, houses, link_for, continued[part.dynasty], nodes)
-            for part in parts)
-    return PendingGenealogies(parts, dots, render, cache)
+    return PendingGenealogies(_Drawing(tuple(parts), family, houses, link_for, render, cache,
+                                       continued))

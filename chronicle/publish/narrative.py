@@ -67,6 +67,10 @@ class Narrator:
         self._people_links: dict[str, str] = {}
         self._house_links: dict[str, str] = {}
         self._told: dict[tuple[int, int, str], str | None] = {}
+        # The same, with links for pages of one depth (``root``): the turn's
+        # page and its people's pages are told the same events.
+        self._told_at: dict[tuple[tuple[int, int, str], str], str | None] = {}
+        self._people_at: dict[tuple[Any, str], str] = {}
         self._formats: dict[str, str] = {}
         # Sentences of a ruleset's own kinds, plugged in by its pages (``familles``).
         self.tellers: dict[str, Teller] = {}
@@ -99,12 +103,24 @@ class Narrator:
             self._house_links[hid] = link
         return link
 
+    def person_html(self, pid: Any, root: str) -> str:
+        """``person`` as a plain string of HTML, for code that joins many of them.
+
+        Pages of one depth share a ``root``, so the link is kept per depth too.
+        """
+        key = (pid, root)
+        html = self._people_at.get(key)
+        if html is None:
+            html = self._people_at[key] = self._person_link(
+                str(pid) if pid else "").replace(ROOT, root)
+        return html
+
     def person(self, pid: Any, root: str) -> Markup:
-        return Markup(self._person_link(str(pid) if pid else "").replace(ROOT, root))
+        return Markup(self.person_html(pid, root))
 
     def people_list(self, pids: Any, root: str) -> Markup:
-        names = [self.person(p, root) for p in (pids or [])]
-        return Markup(", ").join(names) if names else escape(self._("nobody"))
+        names = [self.person_html(p, root) for p in (pids or [])]
+        return Markup(", ".join(names)) if names else escape(self._("nobody"))
 
     def house(self, hid: Any, root: str) -> Markup:
         return Markup(self._house_link(str(hid) if hid else "").replace(ROOT, root))
@@ -123,11 +139,16 @@ class Narrator:
     def sentence(self, event: EventView, root: str) -> Markup | None:
         """The event as a sentence, or None for kinds told elsewhere."""
         key = (event.turn, event.seq, event.kind)
-        if key not in self._told:
-            told = self._tell(event)
-            self._told[key] = None if told is None else str(told)
-        text = self._told[key]
-        return None if text is None else Markup(text.replace(ROOT, root))
+        at = (key, root)
+        if at in self._told_at:
+            text = self._told_at[at]
+        else:
+            if key not in self._told:
+                told = self._tell(event)
+                self._told[key] = None if told is None else str(told)
+            text = self._told[key]
+            text = self._told_at[at] = None if text is None else text.replace(ROOT, root)
+        return None if text is None else Markup(text)
 
     def _tell(self, event: EventView) -> Markup | None:
         if event.kind in SILENT:

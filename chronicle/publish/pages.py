@@ -156,20 +156,31 @@ def timeline_items(told: list[tuple[EventView, Markup]], root: str) -> Markup:
         f"<time>{int(event.year)}</time></a> {text}</li>" for event, text in told))
 
 
-def dice_rows(ctx: SiteContext, turn: Any, root: str) -> Markup:
+def dice_rows(ctx: SiteContext, turn: TurnView, root: str) -> Markup:
     """The rows of a turn's dice table.
 
     A long campaign throws thousands of public dice a turn; built here in one
-    pass, with every value escaped, they cost a fraction of a template loop.
+    pass from the stored rows, with every value escaped (the few distinct
+    phases, purposes and dice once each), they cost a fraction of a template
+    loop over view objects.
     """
-    person = ctx.narrator.person
+    person = ctx.narrator.person_html
+    escaped: dict[str, str] = {}
+
+    def text(value: str) -> str:
+        html = escaped.get(value)
+        if html is None:
+            html = escaped[value] = str(escape(value))
+        return html
+
     rows = [
-        f"<tr><td>{int(r.seq)}</td><td>{escape(r.phase)}</td><td>{escape(r.purpose)}</td>"
-        f"<td>{person(r.subject, root) if r.subject else ''}</td><td>{escape(r.dice)}</td>"
-        f"<td>{' '.join(str(int(f)) for f in r.faces)}</td>"
-        f'<td class="num">{int(r.total)}</td></tr>'
-        for r in turn.rolls]
+        f"<tr><td>{int(seq)}</td><td>{text(phase)}</td><td>{text(purpose)}</td>"
+        f"<td>{person(subject, root) if subject else ''}</td><td>{text(dice)}</td>"
+        f"<td>{' '.join(map(str, map(int, thrown)))}</td>"
+        f'<td class="num">{int(total)}</td></tr>'
+        for (seq, phase, purpose, subject, dice, thrown, total) in turn.roll_values()]
     return Markup("\n".join(rows))
+
 
 def sentences(ctx: SiteContext, events: Iterable[EventView], root: str) -> list[
         tuple[EventView, Markup]]:
@@ -240,13 +251,15 @@ def build_turns(ctx: SiteContext, write: Write) -> None:
     turns = ctx.data.turns
     for i, turn in enumerate(turns):
         rel = f"turns/turn-{turn.number:03d}/index.html"
-        render(ctx, write, "turn.html", rel, turn=turn,
-               sections=sectioned(sentences(ctx, turn.events, _root(rel))),
-               commentary=sanitise_markdown(turn.commentary) if turn.commentary else None,
-               previous=turns[i - 1] if i > 0 else None,
-               next=turns[i + 1] if i + 1 < len(turns) else None,
-               battles=[ctx.data.battles[b] for b in turn.battles],
-               map_svg=ctx.maps.get(turn.number))
+        # Asked before telling the turn, which is most of the page's work.
+        if not elsewhere_page(ctx, rel):
+            render(ctx, write, "turn.html", rel, turn=turn,
+                   sections=sectioned(sentences(ctx, turn.events, _root(rel))),
+                   commentary=sanitise_markdown(turn.commentary) if turn.commentary else None,
+                   previous=turns[i - 1] if i > 0 else None,
+                   next=turns[i + 1] if i + 1 < len(turns) else None,
+                   battles=[ctx.data.battles[b] for b in turn.battles],
+                   map_svg=ctx.maps.get(turn.number))
         rel = f"dice/turn-{turn.number:03d}/index.html"
         if not elsewhere_page(ctx, rel):
             render(ctx, write, "dice.html", rel, turn=turn,
