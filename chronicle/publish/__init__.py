@@ -40,7 +40,7 @@ from chronicle.publish.errors import PublishError
 from chronicle.publish.feeds import build_feed, build_search_index, build_sitemap
 from chronicle.publish.i18n import ConstantGettext, markup_gettext, translations
 from chronicle.publish.narrative import Narrator
-from chronicle.publish.pages import BUILDERS, SiteContext
+from chronicle.publish.pages import BUILDERS, SiteContext, build_svgs
 from chronicle.publish.parallel import run_builders
 from chronicle.publish.writer import Writer
 
@@ -175,10 +175,12 @@ def prepare(data: SiteData, *, archive: bool = True) -> SiteContext:
 
 
 def build_campaign(ctx: SiteContext, writer: Writer, base_url: str = "") -> None:
-    builders = familles.BUILDERS if isinstance(ctx, familles.FamillesContext) else BUILDERS
+    pages = familles.BUILDERS if isinstance(ctx, familles.FamillesContext) else BUILDERS
+    # The drawings come last: the parent waits there for the Graphviz layouts.
+    builders = (*(b for b in pages if b is not build_svgs), build_feed, build_search_index,
+                build_svgs)
+    ctx.base_url = base_url
     run_builders(ctx, builders, writer)
-    build_feed(ctx, writer.write, base_url)
-    build_search_index(ctx, writer.write)
     for rel, path in static_files(theme_chain(ctx.data.campaign.folder,
                                               ctx.data.campaign.theme)).items():
         writer.write(f"{ctx.prefix}static/{rel}", path.read_bytes())

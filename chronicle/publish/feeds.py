@@ -11,15 +11,23 @@ import json
 from xml.sax.saxutils import escape, quoteattr
 
 from chronicle.publish import familles
-from chronicle.publish.pages import SiteContext, Write, turn_told
+from chronicle.publish.pages import SiteContext, Write, claim, turn_told
 
 
 def _stamp(year: int) -> str:
     return f"{max(year, 1):04d}-01-01T00:00:00Z"
 
 
-def build_feed(ctx: SiteContext, write: Write, base_url: str = "") -> None:
-    """``<campaign>/feed.atom``: one entry per turn, newest first."""
+def build_feed(ctx: SiteContext, write: Write) -> None:
+    """``<campaign>/feed.atom``: one entry per turn, newest first.
+
+    Links are absolute when the context has a ``base_url``. Like a page, the
+    feed is made by one process only when several share the build.
+    """
+    mine = claim(ctx, write, "feed.atom")
+    if mine is None:
+        return
+    write, base_url = mine, ctx.base_url
     data = ctx.data
     slug = data.campaign.slug
     base = f"{base_url.rstrip('/')}/{ctx.prefix}" if base_url else ""
@@ -62,6 +70,10 @@ def search_entries(ctx: SiteContext) -> list[dict[str, object]]:
 
 
 def build_search_index(ctx: SiteContext, write: Write) -> None:
+    mine = claim(ctx, write, "search-index.json")
+    if mine is None:
+        return
+    write = mine
     text = json.dumps(search_entries(ctx), ensure_ascii=False, sort_keys=True,
                       separators=(",", ":"))
     write(ctx.prefix + "search-index.json", text + "\n")

@@ -82,6 +82,8 @@ class SiteContext:
     maps: dict[int, str] = field(default_factory=dict)
     charts: dict[str, tuple[str, str]] = field(default_factory=dict)
     pending: list[Callable[[], None]] = field(default_factory=list)
+    base_url: str = ""  # makes the feed's links absolute
+    memo: dict[Any, str] = field(default_factory=dict)  # bits of HTML many pages repeat
     # Set while several processes share the pages (see ``parallel``): this one
     # renders the pages whose path hashes to ``index`` (of ``count``), and
     # hands the others to ``elsewhere``; ``page_write``, when set, receives
@@ -120,12 +122,21 @@ def elsewhere(ctx: SiteContext, rel: str) -> bool:
     return True
 
 
+def claim(ctx: SiteContext, write: Write, rel: str) -> Write | None:
+    """The ``write`` for the file ``rel`` if this process makes it, else None."""
+    if ctx.shard is None:
+        return write
+    if elsewhere(ctx, rel):
+        return None
+    return ctx.page_write or write
+
+
 def render(ctx: SiteContext, write: Write, template: str, rel: str, **values: Any) -> None:
     """Render ``template`` to ``<campaign>/<rel>`` with the per-page link helpers."""
-    if ctx.shard is not None:
-        if elsewhere(ctx, rel):
-            return
-        write = ctx.page_write or write
+    mine = claim(ctx, write, rel)
+    if mine is None:
+        return
+    write = mine
     root = _root(rel)
     narrator = ctx.narrator
     page = ctx.env.get_template(template).render(
@@ -154,6 +165,29 @@ def timeline_items(told: list[tuple[EventView, Markup]], root: str) -> Markup:
     return Markup("\n".join(
         f'<li><a href="{root}turns/turn-{int(event.turn):03d}/index.html#{event.anchor}">'
         f"<time>{int(event.year)}</time></a> {text}</li>" for event, text in told))
+
+
+def ref_items(ctx: SiteContext, person: PersonView, root: str) -> Markup:
+    """A character's reference numbers as list items, each with its house.
+
+    Built in one pass, like ``timeline_items``: after a century of
+    intermarriage a character holds a number in every dynasty, and calling
+    gettext and the link helpers through the template for each cost more
+    than the rest of the page.
+    """
+    memo, _ = ctx.memo, ctx.narrator._
+    items = []
+    for dynasty, ref, gone in person.all_refs:
+        key = ("ref-house", dynasty, root)
+        where = memo.get(key)
+        if where is None:
+            where = memo[key] = str(Markup(escape(_("in %(house)s"))) % {
+                "house": ctx.narrator.house(dynasty, root)})
+        renounced = memo.get("renounced")
+        if renounced is None:
+            renounced = memo["renounced"] = str(escape(" (" + _("renounced") + ")"))
+        items.append(f"<li><code>{escape(ref)}</code> {where}{renounced if gone else ''}</li>")
+    return Markup("\n".join(items))
 
 
 def dice_rows(ctx: SiteContext, turn: TurnView, root: str) -> Markup:
@@ -292,6 +326,7 @@ def build_people(ctx: SiteContext, write: Write) -> None:
             continue
         root = _root(rel)
         render(ctx, write, "person.html", rel, p=person, title=title_of(ctx, person),
+               refs=ref_items(ctx, person, root),
                timeline=timeline_items(sentences(ctx, person.timeline, root), root),
                commands=[e for e in person.timeline if e.kind == "assignment"],
                captivity=[e for e in person.timeline if e.kind in CAPTIVITY],
