@@ -3,20 +3,24 @@
 The drawing modules know nothing of the store; this module feeds them the
 view models, names the files, localises the words they show and records in
 the ``SiteContext`` which page shows which drawing. Genealogies are laid out
-in other processes while the pages are rendered (``SiteContext.pending``).
-The files are written by ``pages.build_svgs`` with everything else. Each turn's map needs that turn's
-state, the slowest thing to decode in a large campaign, so maps are cached
-by the SHA-256 of the snapshot (and the words), next to the Graphviz cache.
+in other processes while the pages are rendered (``SiteContext.pending``);
+charts and maps are drawn when ``pages.build_svgs`` writes them, by the
+process that writes them (``SiteContext.lazy_svgs``). Each turn's map needs
+that turn's state, the slowest thing to decode in a large campaign, so maps
+are cached by the SHA-256 of the snapshot (and the words), next to the
+Graphviz cache.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from bisect import bisect_right
 from pathlib import Path
 
 from chronicle.publish import charts, genealogy, mapsvg
 from chronicle.publish.cache import RenderCache
+from chronicle.publish.data import TurnView
 from chronicle.publish.pages import SiteContext, title_of
 
 MAP_VERSION = "map-1"
@@ -75,25 +79,25 @@ def add_charts(ctx: SiteContext) -> None:
     _ = ctx._
     houses = data.final.houses
     if data.turns:
-        ctx.svgs["charts/population.svg"] = charts.population_chart(
+        ctx.lazy_svgs["charts/population.svg"] = lambda: charts.population_chart(
             living_by_turn(ctx), houses, title=_("Living members"),
             desc=_("The living members of each dynasty at the end of each turn."))
         ctx.charts["population"] = ("charts/population.svg", _("Living members over time"))
     if data.wealth:
-        ctx.svgs["charts/treasury.svg"] = charts.wealth_chart(
+        ctx.lazy_svgs["charts/treasury.svg"] = lambda: charts.wealth_chart(
             [(w.year, w.house, w.treasury) for w in data.wealth], houses,
             title=_("Treasury over time"),
             desc=_("The treasury of each house at the end of each turn."))
         ctx.charts["treasury"] = ("charts/treasury.svg", _("Treasury over time"))
     if any(w.cash_in for w in data.wealth):
-        ctx.svgs["charts/cash-ins.svg"] = charts.cash_in_chart(
+        ctx.lazy_svgs["charts/cash-ins.svg"] = lambda: charts.cash_in_chart(
             [(w.year, w.house, w.cash_in) for w in data.wealth], houses,
             title=_("Cash-ins"), desc=_("The total cashed in by each house over the campaign."))
         ctx.charts["cash-ins"] = ("charts/cash-ins.svg", _("Cash-ins"))
 
 
 def add_maps(ctx: SiteContext) -> None:
-    """One map per turn, for the rulesets with a board."""
+    """One map per turn, for the rulesets with a board, drawn when written."""
     data = ctx.data
     if not data.final.provinces:
         return
@@ -105,7 +109,8 @@ def add_maps(ctx: SiteContext) -> None:
         armies=_("armies"))
     cache = RenderCache(cache_dir(ctx) / "maps", salt=f"{MAP_VERSION} {words!r}")
     slugs = {b.id: b.slug for b in data.battles.values()}
-    for turn in data.turns:
+
+    def draw(turn: TurnView) -> str:
         battles = [data.battles[b] for b in turn.battles]
         key = hashlib.sha256(turn.snapshot).hexdigest() + repr(
             [(b.id, b.slug, b.province) for b in battles])
@@ -121,8 +126,11 @@ def add_maps(ctx: SiteContext) -> None:
                 lambda bid: f"../battles/{slugs[bid]}/index.html" if bid in slugs else None,
                 labels=words)
             cache.put(key, svg)
+        return svg
+
+    for turn in data.turns:
         name = f"maps/turn-{turn.number:03d}.svg"
-        ctx.svgs[name] = svg
+        ctx.lazy_svgs[name] = functools.partial(draw, turn)
         ctx.maps[turn.number] = name
 
 

@@ -79,6 +79,8 @@ class SiteContext:
     genealogies: dict[str, list[str]] = field(default_factory=dict)
     person_diagram: dict[str, str] = field(default_factory=dict)
     svgs: dict[str, str] = field(default_factory=dict)
+    # Drawings made when written, by the process that writes them (``build_svgs``).
+    lazy_svgs: dict[str, Callable[[], str]] = field(default_factory=dict)
     maps: dict[int, str] = field(default_factory=dict)
     charts: dict[str, tuple[str, str]] = field(default_factory=dict)
     pending: list[Callable[[], None]] = field(default_factory=list)
@@ -360,7 +362,15 @@ def build_search_page(ctx: SiteContext, write: Write) -> None:
 
 
 def build_svgs(ctx: SiteContext, write: Write) -> None:
-    """Genealogies, maps and charts drawn by their own modules, written as files."""
+    """Genealogies, maps and charts drawn by their own modules, written as files.
+
+    A lazy drawing is made by the process that writes it, like a page; the
+    genealogies are laid out by the parent's workers, so the parent writes them.
+    """
+    for name, draw in sorted(ctx.lazy_svgs.items()):
+        mine = claim(ctx, write, name)
+        if mine is not None:
+            mine(ctx.prefix + name, draw())
     ctx.finish_drawings()
     for name, svg in sorted(ctx.svgs.items()):
         write(ctx.prefix + name, svg)
