@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,10 +88,11 @@ class SiteContext:
     base_url: str = ""  # makes the feed's links absolute
     memo: dict[Any, str] = field(default_factory=dict)  # bits of HTML many pages repeat
     # Set while several processes share the pages (see ``parallel``): this one
-    # renders the pages whose path hashes to ``index`` (of ``count``), and
+    # renders the pages given to ``index`` (of ``count``; see ``shares``), and
     # hands the others to ``elsewhere``; ``page_write``, when set, receives
     # the pages rendered here.
     shard: tuple[int, int] | None = None
+    owners: dict[str, int] = field(default_factory=dict)
     elsewhere: Callable[[str], None] | None = None
     page_write: Write | None = None
 
@@ -107,6 +109,27 @@ def _root(rel: str) -> str:
     return "../" * rel.count("/")
 
 
+def shares(data: SiteData, count: int) -> dict[str, int]:
+    """Which process makes each turn's and each character's page.
+
+    A turn's chronicle and the lives of the people of its time tell the same
+    events, and each process tells every event its pages show: cut by time
+    (people by birth, turns by year, into ``count`` equal runs of people),
+    a process tells about half the events instead of nearly all of them.
+    Other pages are shared by a hash of their path (``elsewhere``).
+    """
+    people = sorted(data.people.values(), key=lambda p: (p.born, p.seq, p.id))
+    owners = {f"people/{p.slug}/index.html": i * count // len(people)
+              for i, p in enumerate(people)}
+    cuts = [people[k * len(people) // count].born for k in range(1, count)] if people else []
+    for turn in data.turns:
+        owners[f"turns/turn-{turn.number:03d}/index.html"] = bisect_left(cuts, turn.year)
+    # The feed tells every turn again: it goes to the first process, which
+    # has the other files to wait for (the genealogies) and finishes early.
+    owners["feed.atom"] = owners["search-index.json"] = 0
+    return owners
+
+
 def elsewhere(ctx: SiteContext, rel: str) -> bool:
     """True (and the page claimed for it) if another process renders ``rel``.
 
@@ -115,9 +138,12 @@ def elsewhere(ctx: SiteContext, rel: str) -> bool:
     if ctx.shard is None:
         return False
     index, count = ctx.shard
-    # By a hash of the path, not by turn of arrival: builders alternate kinds
-    # of page (a turn, its dice...), which would not share evenly.
-    if zlib.crc32(rel.encode("utf-8")) % count == index:
+    owner = ctx.owners.get(rel)
+    if owner is None:
+        # By a hash of the path, not by turn of arrival: builders alternate
+        # kinds of page (a turn, its dice...), which would not share evenly.
+        owner = zlib.crc32(rel.encode("utf-8")) % count
+    if owner == index:
         return False
     if ctx.elsewhere is not None:
         ctx.elsewhere(ctx.prefix + rel)

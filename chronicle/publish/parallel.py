@@ -3,11 +3,12 @@
 Rendering templates is Python work, so threads would take turns; a forked
 helper process starts with the prepared context already in memory (nothing
 is pickled but the list of files it wrote). Both processes run the same
-builders over the same context, so they meet the same pages: each renders
-those whose path hashes to its share (``pages.render``), and the parent
-claims the helper's, which the helper writes. Everything else a builder writes (drawings,
-feeds) is written by the parent alone. The bytes of a page do not depend on
-which process made it, so the site is the same as a build in one process.
+builders over the same context, so they meet the same files: each makes
+those of its share (``pages.shares``: turns and people cut by time, the rest
+by a hash of the path), and the parent claims the helper's, which the helper
+writes. The genealogies, laid out by the parent's workers, are written by
+the parent. The bytes of a file do not depend on which process made it, so
+the site is the same as a build in one process.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 
-from chronicle.publish.pages import SiteContext
+from chronicle.publish.pages import SiteContext, shares
 from chronicle.publish.writer import WORKERS, Writer
 
 Builder = Callable[[SiteContext, Callable[[str, str], None]], None]
@@ -46,6 +47,7 @@ def run_builders(ctx: SiteContext, builders: Sequence[Builder], writer: Writer,
             builder(ctx, writer.write)
         return
     global _JOB
+    ctx.owners = shares(ctx.data, 2)
     _JOB = (ctx, builders, writer)
     pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
     try:
@@ -55,7 +57,7 @@ def run_builders(ctx: SiteContext, builders: Sequence[Builder], writer: Writer,
             builder(ctx, writer.write)
         changed = helper.result()
     finally:
-        ctx.shard, ctx.elsewhere = None, None
+        ctx.shard, ctx.elsewhere, ctx.owners = None, None, {}
         _JOB = None
         pool.shutdown(wait=True)
     writer.record_changed(changed)
