@@ -72,7 +72,9 @@ class Writer:
         so that the caller renders the group again.
         """
         files = self._previous_groups.get(group)
-        if files is None or not all((self.out_dir / f).is_file() for f in files):
+        root, isfile, join = self._root, os.path.isfile, os.path.join
+        # Strings, not Paths: an unchanged rebuild is mostly this loop.
+        if files is None or not all(isfile(join(root, f)) for f in files):
             return False
         for rel in files:
             self._claim(rel)
