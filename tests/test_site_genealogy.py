@@ -127,10 +127,13 @@ def test_genealogy_house_colours_and_minor_nobility_neutral() -> None:
     assert next(found["p_M9"].iter(f"{SVG}path")).get("stroke") == "#777777"
 
 
-def test_genealogy_every_reference_number_shown_primary_first() -> None:
-    found = nodes(render_small()["england.svg"])
-    texts = [t.text for t in found["p_F7"].iter(f"{SVG}text")]
-    assert "F7 · E2" in texts
+def test_genealogy_shows_the_diagrams_number_then_the_own() -> None:
+    """Isabella holds E2 in England and F7 in her own France (RULES.md A3)."""
+    svgs = render_small()
+    in_england = [t.text for t in nodes(svgs["england.svg"])["p_F7"].iter(f"{SVG}text")]
+    in_france = [t.text for t in nodes(svgs["france.svg"])["p_F7"].iter(f"{SVG}text")]
+    assert "E2 · F7" in in_england
+    assert "F7" in in_france and not any("E2" in (t or "") for t in in_france)
 
 
 def test_genealogy_nodes_link_to_character_pages_with_tooltip() -> None:

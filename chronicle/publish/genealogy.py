@@ -7,8 +7,9 @@ the engine, so a fresh machine renders them after ``pip install`` alone.
 Drawing conventions (readable without colour):
 
 - a person is a rounded box in the light tint of their house colour, with
-  the name, any title given by the caller, every reference number (the one
-  in their own dynasty first) and the years as ``*1280 †1340``;
+  the name, any title given by the caller, the reference number in the
+  diagram's dynasty and the one in their own (the character page lists
+  every one) and the years as ``*1280 †1340``;
 - the dead have a dashed border and a † year; the living a solid one;
 - rulers have a crown (♔/♕) and a thick border, the reigning ones a double
   border;
@@ -56,7 +57,7 @@ from chronicle.publish.dot_engine import engine
 
 NEUTRAL_FILL = "#eeeeee"
 NEUTRAL_BORDER = "#777777"
-RENDER_VERSION = "genealogy-svg-2"  # bump when render_svg's output changes
+RENDER_VERSION = "genealogy-svg-3"  # bump when render_svg's output changes
 DEFAULT_MAX_MEMBERS = 60
 
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
@@ -109,6 +110,16 @@ class TreePerson:
         first = [own] if own is not None else []
         rest = [ref for dyn, ref in sorted(self.refs.items()) if dyn != self.dynasty]
         return first + rest
+
+    def diagram_refs(self, dynasty: str) -> list[str]:
+        """The numbers a box shows in ``dynasty``'s diagram: that dynasty's, then the own.
+
+        After generations of intermarriage a person holds a number in nearly
+        every dynasty; all of them made boxes too wide to read, and the
+        character page lists them all.
+        """
+        keys = dict.fromkeys(d for d in (dynasty, self.dynasty) if d is not None)
+        return [self.refs[d] for d in keys if d in self.refs]
 
 
 @dataclass(frozen=True)
@@ -370,7 +381,7 @@ def _plan(family: _Family, houses: Mapping[str, HouseLike], max_members: int) ->
 
 
 def _person_node(
-    person: TreePerson, houses: Mapping[str, HouseLike], link_for: LinkFor
+    person: TreePerson, dynasty: str, houses: Mapping[str, HouseLike], link_for: LinkFor
 ) -> str:
     house = houses.get(person.dynasty) if person.dynasty is not None else None
     colour = safe_colour(house.color) if house is not None else None
@@ -379,7 +390,7 @@ def _person_node(
     lines = [f"<B>{crown} {name}</B>" if person.ruler or person.was_ruler else f"<B>{name}</B>"]
     if person.title:
         lines.append(f"<I>{html_text(person.title)}</I>")
-    refs = person.ordered_refs()
+    refs = person.diagram_refs(dynasty)
     if refs:
         lines.append(html_text(" · ".join(refs)))
     lines.append(html_text(years(person)))
@@ -467,7 +478,7 @@ def _dot(
     houses: Mapping[str, HouseLike],
     link_for: LinkFor,
     continued: Mapping[str, DiagramPart],
-    nodes: dict[str, str] | None = None,
+    nodes: dict[tuple[str, str], str] | None = None,
 ) -> str:
     """``nodes`` (optional) keeps each person's node text between the diagrams
     of one build: a person shown in several is described once."""
@@ -496,9 +507,10 @@ def _dot(
     order = _tree_order(family, members, shown)
     for pid in order:
         node = node_id("p_", pid)
-        text = nodes.get(pid)
+        text = nodes.get((part.dynasty, pid))
         if text is None:
-            text = nodes[pid] = "  " + _person_node(family.people[pid], houses, link_for)
+            text = nodes[part.dynasty, pid] = "  " + _person_node(
+                family.people[pid], part.dynasty, houses, link_for)
         lines.append(text)
         ranks.setdefault(shown[pid], []).append(node)
     for pid in order:
@@ -610,7 +622,7 @@ class _Drawing:
     render: Renderer
     cache: RenderCache | None
     continued: dict[str, dict[str, DiagramPart]]
-    nodes: dict[str, str] = field(default_factory=dict)
+    nodes: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def svg(self, index: int) -> str:
         part = self.parts[index]
