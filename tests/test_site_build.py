@@ -193,3 +193,37 @@ def test_the_seed_is_published_once_revealed(campaign: Path, tmp_path: Path) -> 
     build_site([copy], tmp_path / "site")
     home = (tmp_path / "site/fixture-wars/index.html").read_text(encoding="utf-8")
     assert f"<code>{SEED}</code>" in home
+
+
+def test_drawings_no_build_uses_are_pruned_from_the_cache(campaign: Path, tmp_path: Path) -> None:
+    """A genealogy cached for a state that is gone (a turn rolled back) is dropped."""
+    copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
+    build_site([copy], tmp_path / "site")
+    graphviz = copy / ".cache/graphviz"
+    used = sorted(p.name for p in graphviz.iterdir())
+    assert used
+    long_ago = 1_000_000_000  # 2001: older than any build
+    stale = graphviz / ("0" * 64 + ".svg")
+    stale.write_text("<svg/>", encoding="utf-8")
+    half_written = graphviz / ".tmp-abc.svg"
+    half_written.write_text("<svg", encoding="utf-8")
+    notes = graphviz / "README"
+    notes.write_text("the arbiter's own file\n", encoding="utf-8")
+    for path in graphviz.iterdir():
+        os.utime(path, (long_ago, long_ago))
+    (copy / "commentary/turn-002.md").write_text("Changed.\n", encoding="utf-8")
+    build_site([copy], tmp_path / "site")
+    assert not stale.exists() and not half_written.exists()
+    assert notes.exists()  # not an entry: never the cache's to remove
+    # Entries the build read from the cache were touched, so they stay.
+    assert sorted(p.name for p in graphviz.iterdir() if p != notes) == used
+
+
+def test_an_unchanged_rebuild_prunes_nothing(campaign: Path, tmp_path: Path) -> None:
+    copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
+    build_site([copy], tmp_path / "site")
+    stale = copy / ".cache/graphviz" / ("f" * 64 + ".svg")
+    stale.write_text("<svg/>", encoding="utf-8")
+    os.utime(stale, (1_000_000_000, 1_000_000_000))
+    assert build_site([copy], tmp_path / "site").reused == ["fixture-wars"]
+    assert stale.exists()

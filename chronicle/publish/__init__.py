@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +36,7 @@ from chronicle.publish.data import (
     slugify,
     store_session,
 )
-from chronicle.publish.drawings import add_drawings
+from chronicle.publish.drawings import add_drawings, prune_caches
 from chronicle.publish.errors import PublishError
 from chronicle.publish.feeds import build_feed, build_search_index, build_sitemap
 from chronicle.publish.i18n import ConstantGettext, markup_gettext, translations
@@ -49,6 +50,7 @@ __all__ = ["BuildReport", "PublishError", "build_site"]
 PACKAGE = Path(__file__).resolve().parent
 THEMES = PACKAGE.parents[1] / "themes"
 BASE_THEME = "default"
+CACHE_MARGIN = 2.0  # seconds
 
 Progress = Callable[[str], None]
 
@@ -210,6 +212,9 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
             report.reused.append(summary.slug)
             continue
         say(f"{summary.slug}: loading")
+        # Cached drawings this build does not touch are dropped once it is
+        # done; the margin covers file systems with coarse timestamps.
+        started = time.time() - CACHE_MARGIN
         # Loading makes millions of objects that live until the end and no
         # cycles worth collecting: the garbage collector is paused meanwhile,
         # then told to leave them alone (``freeze``), which also lets a forked
@@ -225,6 +230,7 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
         writer.begin_group(summary.slug, print_)
         build_campaign(ctx, writer, base_url)
         writer.end_group()
+        prune_caches(summary.folder, started)
     gc.unfreeze()
     _build_archive(summaries, writer)
     build_sitemap(sorted(writer.written), writer.write, base_url)

@@ -7,12 +7,17 @@ so an unchanged diagram is read back instead of laid out again, and a new
 Graphviz or a new post-processing step gets fresh files. Entries hold no
 timestamp; the same source always maps to the same file, e.g.
 ``<campaign>/.cache/graphviz/<sha256>.svg``.
+
+Each build touches the entries it uses (any process may), so that
+:func:`prune` can then drop those it did not: diagrams of turns rolled
+back, or of states long gone, which would otherwise pile up turn after turn.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -39,10 +44,13 @@ class RenderCache:
         return self.folder / f"{self.key(source)}{self.suffix}"
 
     def get(self, source: str) -> str | None:
+        path = self.path(source)
         try:
-            return self.path(source).read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8")
+            os.utime(path)  # used by this build: kept by ``prune``
         except FileNotFoundError:
             return None
+        return text
 
     def put(self, source: str, rendered: str) -> None:
         """Store atomically, so an interrupted build never leaves half a file."""
@@ -56,6 +64,32 @@ class RenderCache:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+_ENTRY = re.compile(r"(?:[0-9a-f]{64}|\.tmp-.*)\.[a-z]+")
+
+
+def prune(folder: Path, before: float) -> list[Path]:
+    """Remove the entries of ``folder`` last used before ``before`` (a time).
+
+    Only files named like entries (or left half-written) go; anything else
+    in the folder, and the folder itself, is left alone. A file a concurrent
+    build just used is newer than ``before`` and stays.
+    """
+    removed: list[Path] = []
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except (FileNotFoundError, NotADirectoryError):
+        return removed
+    for entry in entries:
+        try:
+            if (_ENTRY.fullmatch(entry.name) and entry.is_file(follow_symlinks=False)
+                    and entry.stat(follow_symlinks=False).st_mtime < before):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except FileNotFoundError:
+            continue
+    return removed
 
 
 def render_cached(source: str, render: Renderer, cache: RenderCache | None) -> str:

@@ -18,7 +18,7 @@ import hashlib
 from bisect import bisect_right
 from pathlib import Path
 
-from chronicle.publish import charts, genealogy, mapsvg
+from chronicle.publish import cache, charts, genealogy, mapsvg
 from chronicle.publish.cache import RenderCache
 from chronicle.publish.data import TurnView
 from chronicle.publish.pages import SiteContext, title_of
@@ -26,8 +26,16 @@ from chronicle.publish.pages import SiteContext, title_of
 MAP_VERSION = "map-1"
 
 
+CACHES = ("graphviz", "maps")
+
+
 def cache_dir(ctx: SiteContext) -> Path:
     return ctx.data.campaign.folder / ".cache"
+
+
+def prune_caches(folder: Path, before: float) -> int:
+    """Drop the drawings of ``folder``'s campaign that no build used since ``before``."""
+    return sum(len(cache.prune(folder / ".cache" / name, before)) for name in CACHES)
 
 
 def add_genealogies(ctx: SiteContext) -> None:
