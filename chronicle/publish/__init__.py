@@ -23,7 +23,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import jinja2
 from sqlmodel import col, select
 
 from chronicle.models import TurnRow
@@ -39,17 +38,14 @@ from chronicle.publish.data import (
 from chronicle.publish.drawings import add_drawings, prune_caches
 from chronicle.publish.errors import PublishError
 from chronicle.publish.feeds import build_feed, build_search_index, build_sitemap
-from chronicle.publish.i18n import ConstantGettext, markup_gettext, translations
-from chronicle.publish.narrative import Narrator
-from chronicle.publish.pages import BUILDERS, SiteContext, build_svgs
+from chronicle.publish.pages import BUILDERS, SiteContext, build_svgs, make_context
 from chronicle.publish.parallel import run_builders
+from chronicle.publish.themes import BASE_THEME, environment, static_files, theme_chain
 from chronicle.publish.writer import Writer
 
 __all__ = ["BuildReport", "PublishError", "build_site"]
 
 PACKAGE = Path(__file__).resolve().parent
-THEMES = PACKAGE.parents[1] / "themes"
-BASE_THEME = "default"
 CACHE_MARGIN = 2.0  # seconds
 
 Progress = Callable[[str], None]
@@ -90,55 +86,6 @@ def summarise(folder: Path) -> CampaignSummary:
         turn=last.number if last else 0, year=last.year if last else row.start_year)
 
 
-# -- themes -------------------------------------------------------------------
-def theme_chain(folder: Path | None, theme: str) -> list[Path]:
-    """Campaign overrides, then the chosen theme, then the base theme."""
-    chain = []
-    if folder is not None:
-        chain.append(folder / "theme")
-    name = slugify(theme, BASE_THEME)
-    if name != BASE_THEME:
-        chain.append(THEMES / name)
-    chain.append(THEMES / BASE_THEME)
-    return [p for p in chain if p.is_dir()]
-
-
-_ENVIRONMENTS: dict[tuple[tuple[Path, ...], str], jinja2.Environment] = {}
-
-
-def environment(chain: list[Path], language: str) -> jinja2.Environment:
-    """A Jinja environment per (theme chain, language): templates compile once."""
-    key = (tuple(chain), language)
-    env = _ENVIRONMENTS.get(key)
-    if env is None:
-        env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader([str(p / "templates") for p in chain]),
-            autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
-            lstrip_blocks=True, auto_reload=False, cache_size=-1,
-            extensions=["jinja2.ext.i18n", ConstantGettext])
-        trans = translations(language)
-        env.install_gettext_translations(trans, newstyle=True)  # type: ignore[attr-defined]
-        env.globals["_"] = markup_gettext(trans)
-        env.globals["_constant_gettext"] = trans.gettext
-        env.globals["language"] = language
-        _ENVIRONMENTS[key] = env
-    return env
-
-
-def static_files(chain: list[Path]) -> dict[str, Path]:
-    """Static assets by relative path; an earlier layer overrides a later one."""
-    found: dict[str, Path] = {}
-    for layer in reversed(chain):
-        static = layer / "static"
-        inside = static.resolve()
-        for path in sorted(static.rglob("*")) if static.is_dir() else []:
-            # Links are never followed: a theme cannot publish files from elsewhere.
-            if path.is_file() and not path.is_symlink() and \
-                    path.resolve().is_relative_to(inside):
-                found[path.relative_to(static).as_posix()] = path
-    return dict(sorted(found.items()))
-
-
 # -- fingerprints ---------------------------------------------------------------
 def _files_under(folder: Path, patterns: Iterable[str]) -> list[Path]:
     return sorted({p for pat in patterns for p in folder.rglob(pat) if p.is_file()})
@@ -162,14 +109,7 @@ def fingerprint(folder: Path, chain: list[Path], base_url: str) -> str:
 # -- building -------------------------------------------------------------------
 def prepare(data: SiteData, *, archive: bool = True) -> SiteContext:
     """The context of one campaign: templates, translations and drawings."""
-    campaign = data.campaign
-    chain = theme_chain(campaign.folder, campaign.theme)
-    env = environment(chain, campaign.language)
-    trans = translations(campaign.language)
-    narrator = Narrator(data.people, data.houses, trans.gettext, trans.ngettext,
-                        {p.id: p.name for p in data.final.provinces.values()})
-    ctx = SiteContext(data=data, env=env, narrator=narrator,
-                      prefix=f"{campaign.slug}/" if archive else "", archive=archive)
+    ctx = make_context(data, archive=archive)
     if familles.applies(data):
         return familles.prepare(ctx)
     add_drawings(ctx)

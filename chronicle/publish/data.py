@@ -326,7 +326,8 @@ def _plain_rows(session: Session, statement: Any) -> list[tuple[Any, ...]]:
     building them took longer than SQLite's whole query. Rows come in the
     order the statement names its columns.
     """
-    compiled = statement.compile(dialect=session.get_bind().dialect)
+    compiled = statement.compile(dialect=session.get_bind().dialect,
+                                 compile_kwargs={"render_postcompile": True})
     params = [compiled.params[name] for name in compiled.positiontup or ()]
     cursor = session.connection().connection.cursor()
     try:
@@ -414,20 +415,20 @@ def _people(state: GameState, events: list[EventView]) -> dict[str, PersonView]:
                     if event not in timeline[str(pid)]:
                         timeline[str(pid)].append(event)
     people: dict[str, PersonView] = {}
+    # ``events`` come in turn and sequence order, so each timeline already is.
     for p in sorted(state.persons.values(), key=lambda p: (p.seq, p.id)):
-        first = p.refs.get(p.dynasty or "") or renounced[p.id].get(p.dynasty or "")
-        every = sorted({*p.refs.values(), *renounced[p.id].values()})
-        ref = first or (every[0] if every else None)
+        gone = renounced.get(p.id) or {}
+        first = p.refs.get(p.dynasty or "") or gone.get(p.dynasty or "")
+        ref = first or min([*p.refs.values(), *gone.values()], default=None)
         slug = f"{slugify(ref)}-{slugify(p.id)}" if ref else slugify(p.id, "person")
         people[p.id] = PersonView(
             id=p.id, slug=slug, name=p.name, sex=p.sex, born=p.born, died=p.died,
             death_cause=p.death_cause, death_detail=details.get(p.id, ""), dynasty=p.dynasty,
             court=p.court, father=p.father, mother=p.mother, spouse=p.spouse,
-            refs=dict(sorted(p.refs.items())), renounced=dict(sorted(renounced[p.id].items())),
+            refs=dict(sorted(p.refs.items())), renounced=dict(sorted(gone.items())),
             constitution=p.constitution, command=p.command, ruse=p.ruse, founder=p.founder,
             prisoner_of=p.prisoner_of, unit=p.unit, widowed_queen=p.widowed_queen,
-            king_consort=p.king_consort, seq=p.seq,
-            timeline=sorted(timeline.get(p.id, []), key=lambda e: (e.turn, e.seq)))
+            king_consort=p.king_consort, seq=p.seq, timeline=timeline.get(p.id) or [])
     for m in state.marriages:
         for a, b in ((m.husband, m.wife), (m.wife, m.husband)):
             if a in people and b not in people[a].spouses:

@@ -38,7 +38,8 @@ def prune_caches(folder: Path, before: float) -> int:
     return sum(len(cache.prune(folder / ".cache" / name, before)) for name in CACHES)
 
 
-def add_genealogies(ctx: SiteContext) -> None:
+def genealogy_drawing(ctx: SiteContext) -> genealogy.Drawing:
+    """The campaign's genealogies planned (files and members), none drawn yet."""
     data = ctx.data
     rulers = {pid for h in data.houses.values() for pid, _s, _e in h.rulers}
     reigning = {h.ruler for h in data.houses.values() if h.ruler and not h.eliminated}
@@ -49,21 +50,26 @@ def add_genealogies(ctx: SiteContext) -> None:
     marriages = [genealogy.TreeMarriage(husband=m.husband, wife=m.wife, year=m.year)
                  for m in data.final.marriages]
     slugs = {p.id: p.slug for p in data.people.values()}
-    pending = genealogy.start_genealogies(
+    return genealogy.plan_genealogies(
         people, marriages, data.final.houses,
         lambda pid: f"../people/{slugs[pid]}/index.html" if pid in slugs else None,
         cache_dir=cache_dir(ctx) / "graphviz")
-    for part in pending.parts:
+
+
+def add_genealogies(ctx: SiteContext) -> None:
+    drawing = genealogy_drawing(ctx)
+    for part in drawing.parts:
         name = f"genealogy/{part.filename}"
         ctx.genealogies.setdefault(part.dynasty, []).append(name)
         for pid in part.members:
             ctx.person_diagram.setdefault(pid, name)
+    pending = genealogy.PendingGenealogies(drawing)
 
     def finish() -> None:
         """The layouts run while the pages are written; their files come last."""
-        result = pending.result()
-        for part in result.parts:
-            ctx.svgs[f"genealogy/{part.filename}"] = result.svgs[part.filename]
+        done = pending.result()
+        for part in done.parts:
+            ctx.svgs[f"genealogy/{part.filename}"] = done.svgs[part.filename]
 
     ctx.pending.append(finish)
 

@@ -608,7 +608,7 @@ def render_genealogies(
 
 
 @dataclass
-class _Drawing:
+class Drawing:
     """Everything needed to write any part's DOT and lay it out.
 
     A forked worker finds it in its copy of this module (``_DRAWING``), so
@@ -631,7 +631,7 @@ class _Drawing:
         return render_cached(dot, self.render, self.cache)
 
 
-_DRAWING: _Drawing | None = None
+_DRAWING: Drawing | None = None
 
 
 def _draw(indices: list[int]) -> list[str]:
@@ -652,7 +652,7 @@ class PendingGenealogies:
     the plan's order.
     """
 
-    def __init__(self, drawing: _Drawing) -> None:
+    def __init__(self, drawing: Drawing) -> None:
         global _DRAWING
         self.parts = drawing.parts
         self._drawing = drawing
@@ -706,6 +706,22 @@ def start_genealogies(
     max_members: int = DEFAULT_MAX_MEMBERS,
 ) -> PendingGenealogies:
     """Plan every diagram and start drawing them (see ``PendingGenealogies``)."""
+    return PendingGenealogies(plan_genealogies(
+        people, marriages, houses, link_for, cache_dir=cache_dir, render=render,
+        max_members=max_members))
+
+
+def plan_genealogies(
+    people: Iterable[TreePerson],
+    marriages: Iterable[TreeMarriage],
+    houses: Mapping[str, HouseLike],
+    link_for: LinkFor,
+    *,
+    cache_dir: Path | None = None,
+    render: Renderer = render_svg,
+    max_members: int = DEFAULT_MAX_MEMBERS,
+) -> Drawing:
+    """Every diagram planned (``Drawing.parts``), none drawn yet."""
     family = _Family.of(people, marriages)
     parts = _plan(family, houses, max_members)
     cache = graphviz_cache(cache_dir) if cache_dir is not None else None
@@ -714,5 +730,4 @@ def start_genealogies(
         by_dynasty.setdefault(part.dynasty, []).append(part)
     continued = {dynasty: {p.root: p for p in group if p.root is not None}
                  for dynasty, group in by_dynasty.items()}
-    return PendingGenealogies(_Drawing(tuple(parts), family, houses, link_for, render, cache,
-                                       continued))
+    return Drawing(tuple(parts), family, houses, link_for, render, cache, continued)

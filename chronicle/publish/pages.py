@@ -39,7 +39,9 @@ import nh3
 from markupsafe import Markup, escape
 
 from chronicle.publish.data import EventView, HouseView, PersonView, SiteData, TurnView
+from chronicle.publish.i18n import translations
 from chronicle.publish.narrative import Narrator
+from chronicle.publish.themes import environment, theme_chain
 
 Write = Callable[[str, str], None]
 CAPTIVITY = frozenset({"capture", "capture-escaped", "prisoner-kept", "prisoner-released"})
@@ -103,6 +105,17 @@ class SiteContext:
         """Wait for the drawings still being laid out (they fill ``svgs``)."""
         while self.pending:
             self.pending.pop(0)()
+
+
+def make_context(data: SiteData, *, archive: bool = True) -> SiteContext:
+    """A campaign's context before its drawings: templates, words and sentences."""
+    campaign = data.campaign
+    env = environment(theme_chain(campaign.folder, campaign.theme), campaign.language)
+    trans = translations(campaign.language)
+    narrator = Narrator(data.people, data.houses, trans.gettext, trans.ngettext,
+                        {p.id: p.name for p in data.final.provinces.values()})
+    return SiteContext(data=data, env=env, narrator=narrator,
+                       prefix=f"{campaign.slug}/" if archive else "", archive=archive)
 
 
 def _root(rel: str) -> str:

@@ -1,0 +1,66 @@
+"""Themes: the layered template lookup and the static files of a site.
+
+A campaign's own ``theme/`` folder comes first, then the theme it chooses,
+then the base theme, for templates and static files alike. One Jinja
+environment serves each (chain, language), so templates compile once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+
+from chronicle.publish.data import slugify
+from chronicle.publish.i18n import ConstantGettext, markup_gettext, translations
+
+THEMES = Path(__file__).resolve().parents[2] / "themes"
+BASE_THEME = "default"
+
+
+def theme_chain(folder: Path | None, theme: str) -> list[Path]:
+    """Campaign overrides, then the chosen theme, then the base theme."""
+    chain = []
+    if folder is not None:
+        chain.append(folder / "theme")
+    name = slugify(theme, BASE_THEME)
+    if name != BASE_THEME:
+        chain.append(THEMES / name)
+    chain.append(THEMES / BASE_THEME)
+    return [p for p in chain if p.is_dir()]
+
+
+_ENVIRONMENTS: dict[tuple[tuple[Path, ...], str], jinja2.Environment] = {}
+
+
+def environment(chain: list[Path], language: str) -> jinja2.Environment:
+    """A Jinja environment per (theme chain, language): templates compile once."""
+    key = (tuple(chain), language)
+    env = _ENVIRONMENTS.get(key)
+    if env is None:
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader([str(p / "templates") for p in chain]),
+            autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
+            lstrip_blocks=True, auto_reload=False, cache_size=-1,
+            extensions=["jinja2.ext.i18n", ConstantGettext])
+        trans = translations(language)
+        env.install_gettext_translations(trans, newstyle=True)  # type: ignore[attr-defined]
+        env.globals["_"] = markup_gettext(trans)
+        env.globals["_constant_gettext"] = trans.gettext
+        env.globals["language"] = language
+        _ENVIRONMENTS[key] = env
+    return env
+
+
+def static_files(chain: list[Path]) -> dict[str, Path]:
+    """Static assets by relative path; an earlier layer overrides a later one."""
+    found: dict[str, Path] = {}
+    for layer in reversed(chain):
+        static = layer / "static"
+        inside = static.resolve()
+        for path in sorted(static.rglob("*")) if static.is_dir() else []:
+            # Links are never followed: a theme cannot publish files from elsewhere.
+            if path.is_file() and not path.is_symlink() and \
+                    path.resolve().is_relative_to(inside):
+                found[path.relative_to(static).as_posix()] = path
+    return dict(sorted(found.items()))
