@@ -25,6 +25,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import os
+import threading
 from pathlib import Path
 
 import pygraphviz  # type: ignore[import-untyped]
@@ -85,9 +86,15 @@ class DotEngine:
         self._context = gvc.gvContextPlugins(self._table, 0)
         if not self._context:
             raise GraphvizError("Graphviz could not start")
+        self._lock = threading.Lock()
 
     def svg(self, dot: str) -> bytes:
         """Lay out ``dot`` with ``dot`` and return the SVG bytes."""
+        # Graphviz keeps global state: one layout at a time per process.
+        with self._lock:
+            return self._svg(dot)
+
+    def _svg(self, dot: str) -> bytes:
         cgraph, gvc = self._cgraph, self._gvc
         cgraph.agseterr(AGERR)
         graph = cgraph.agmemread(dot.encode("utf-8"))
