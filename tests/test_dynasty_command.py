@@ -154,3 +154,18 @@ def test_a8_unit_command_value() -> None:
     assert _valued(state, "E-2", rules) == 0  # a Dragon is never below 0
     b.command = 1
     assert _valued(state, "E-2", rules) == 1
+
+
+def test_a8_a_prince_reigning_over_another_house_is_not_called_up() -> None:
+    """A8: "The ruling king need not be assigned", whichever throne he sits on: an
+    English prince who inherited France through his mother (A3, A6) is not assigned
+    to an English unit, nor offered one in England's order template."""
+    ruleset, state = build(_army_spec())
+    state.houses["france"].ruler = "s25"
+    ctx = context(state, ruleset, scripted(), validated(ruleset, state), aged=True)
+    run_assignments(ctx)
+    assert "s25" not in _assigned(ctx)
+    assert _assigned(ctx) == {"s20": ("E-1", True), "fk": ("F-1", True)}  # France's old king
+    template = ruleset.template(state, "england")
+    assert "S25" not in template.split("# Command")[1].split("# Prisoners")[0]
+    assert "S20" in template.split("# Command")[1]

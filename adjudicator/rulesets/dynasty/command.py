@@ -54,8 +54,17 @@ def faction_units(state: GameState, house: str) -> list[Unit]:
     return sorted((u for u in state.units.values() if u.house == house), key=lambda u: u.id)
 
 
+def reigns(state: GameState, pid: str) -> bool:
+    """Whether ``pid`` rules a house: his own, or another through his mother's line."""
+    return any(h.ruler == pid and not h.eliminated for h in state.houses.values())
+
+
 def must_command(state: GameState, person: Person, age: int, compulsory_age: int) -> bool:
-    """Men of 20 or more, save the ruling king and prisoners, must command (A8)."""
+    """Men of 20 or more, save ruling kings and prisoners, must command (A8).
+
+    A prince who came to another dynasty's throne (A3, A6) is a ruling king
+    too: his own dynasty's faction cannot call him up.
+    """
     if person.sex != Sex.MALE or person.died is not None or person.dynasty is None:
         return False
     if person.prisoner_of or person.unit or age < compulsory_age:
@@ -63,7 +72,7 @@ def must_command(state: GameState, person: Person, age: int, compulsory_age: int
     house = state.houses.get(person.dynasty)
     if house is None or house.eliminated:
         return False
-    return house.ruler != person.id
+    return not reigns(state, person.id)
 
 
 def _evenness_reason(rules: Mapping[str, Any], units: list[Unit], target: Unit) -> str | None:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.rulesets.dynasty.births import couple_house, eligible_couples
-from adjudicator.rulesets.dynasty.command import faction_units, must_command
+from adjudicator.rulesets.dynasty.command import faction_units, must_command, reigns
 from adjudicator.rulesets.dynasty.lookup import label
 from adjudicator.rulesets.dynasty.people import dynasty_rules
 from adjudicator.state import GameState, Sex
@@ -43,7 +43,7 @@ def dynasty_template(state: GameState, house: str, rules: Mapping[str, Any]) -> 
     units = faction_units(state, house)
     for p in sorted(state.living(), key=lambda p: p.seq):
         if p.dynasty == house and p.sex == Sex.MALE and not p.unit and not p.prisoner_of \
-                and p.age(year + 5) >= dyn.voluntary_age and state.houses[house].ruler != p.id:
+                and p.age(year + 5) >= dyn.voluntary_age and not reigns(state, p.id):
             due = must_command(state, p, year + 5 - p.born, dyn.compulsory_age)
             target = min(units, key=lambda u: (len(u.commanders), u.id)).id if units else "?"
             out.append(f"# assign {_ref(state, p.id)} to {target}   # {label(p)}"
