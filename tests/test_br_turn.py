@@ -179,3 +179,23 @@ def test_personalities_change_the_orders():
     files = {p: blood_royale_orders(state, "france", rules(), p, "x") for p in PERSONALITIES}
     assert len(set(files.values())) == 3
     assert "raise" in files["ambitious"]
+
+
+def test_b2_an_island_house_raises_its_armies_on_the_mainland():
+    """B2.2.6: armies are raised "in the capital or a controlled home province"; an
+    island capital (Pyke) would keep them there for ever, since armies cross the sea
+    only where a fleet waits (B4). Greyjoy's player raises them in the Riverlands, and
+    they march out."""
+    state = start("westeros", "island")
+    state.houses["greyjoy"].treasury = 200
+    text = blood_royale_orders(state, "greyjoy", rules("westeros"), "ambitious", "island")
+    raised = [line for line in text.splitlines() if line.startswith("raise ")]
+    assert raised, text
+    where = state.provinces[raised[0].split()[-1]]
+    assert where.id != "pyke" and where.controller == "greyjoy"
+    assert any(state.provinces[n].kind == "land" for n in where.neighbours)
+    # A house whose capital has land around it still raises there.
+    state.houses["stark"].treasury = 200
+    text = blood_royale_orders(state, "stark", rules("westeros"), "ambitious", "island")
+    raised = [line for line in text.splitlines() if line.startswith("raise ")]
+    assert raised and raised[0].split()[-1] == state.houses["stark"].capital

@@ -149,9 +149,30 @@ class Planner:
         room = army_pool(self.state, self.house, self.rules, self.state.turn + 1)
         affordable = max(0, (self.money - self.temper.reserve) // cost)
         count = min(wanted, room, affordable)
-        if count > 0 and self.capital and not self.enemy_armies(self.capital):
-            self.lines.append(f"raise {count} in {self.capital}")
+        where = self.muster()
+        if count > 0 and where and not self.enemy_armies(where):
+            self.lines.append(f"raise {count} in {where}")
             self.money -= count * cost
+
+    def muster(self) -> str:
+        """Where new armies are raised: the capital, unless it is an island.
+
+        Armies cross the sea only where a fleet waits (B4), which these
+        players never plan: an island house (Pyke, Dragonstone) raises its
+        armies in a home province on the mainland instead (B2.2.6), or they
+        would never leave home.
+        """
+        state = self.state
+
+        def on_land(pid: str) -> bool:
+            return any(state.provinces[n].kind == LAND for n in state.provinces[pid].neighbours)
+
+        if not self.capital or on_land(self.capital):
+            return self.capital
+        mainland = [p for p in home_provinces(state, self.house)
+                    if p.controller == self.house and p.kind == LAND and on_land(p.id)
+                    and not self.enemy_armies(p.id)]
+        return min(mainland, key=lambda p: p.id).id if mainland else self.capital
 
     # -- friends and trade -------------------------------------------------------
     def marriage_friends(self) -> set[str]:
