@@ -217,16 +217,16 @@ def ref_items(ctx: SiteContext, person: PersonView, root: str) -> Markup:
     than the rest of the page.
     """
     memo, _ = ctx.memo, ctx.narrator._
+    renounced = memo.get("renounced")
+    if renounced is None:
+        renounced = memo["renounced"] = str(escape(" (" + _("renounced") + ")"))
     items = []
     for dynasty, ref, gone in person.all_refs:
         key = ("ref-house", dynasty, root)
         where = memo.get(key)
         if where is None:
-            where = memo[key] = str(Markup(escape(_("in %(house)s"))) % {
+            where = memo[key] = str(escape(_("in %(house)s")) % {
                 "house": ctx.narrator.house(dynasty, root)})
-        renounced = memo.get("renounced")
-        if renounced is None:
-            renounced = memo["renounced"] = str(escape(" (" + _("renounced") + ")"))
         items.append(f"<li><code>{escape(ref)}</code> {where}{renounced if gone else ''}</li>")
     return Markup("\n".join(items))
 
