@@ -123,6 +123,14 @@ def test_a_rebuild_is_byte_identical(campaign: Path, site: Path, tmp_path: Path)
     assert site_files(tmp_path / "again") == site_files(site)
 
 
+def test_a_copy_of_the_campaign_elsewhere_builds_the_same_bytes(
+        campaign: Path, site: Path, tmp_path: Path) -> None:
+    """Nothing of the machine reaches the site: not even the manifest's fingerprints."""
+    copy = shutil.copytree(campaign, tmp_path / "elsewhere" / "fixture-wars")
+    build_site([copy], tmp_path / "site")
+    assert site_files(tmp_path / "site") == site_files(site)
+
+
 def test_an_unchanged_rebuild_writes_nothing(campaign: Path, tmp_path: Path) -> None:
     out = tmp_path / "site"
     first = build_site([campaign], out)
@@ -227,3 +235,31 @@ def test_an_unchanged_rebuild_prunes_nothing(campaign: Path, tmp_path: Path) -> 
     os.utime(stale, (1_000_000_000, 1_000_000_000))
     assert build_site([copy], tmp_path / "site").reused == ["fixture-wars"]
     assert stale.exists()
+
+
+def test_a_campaign_whose_cache_cannot_be_written_still_builds(
+        campaign: Path, site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An archivist's read-only copy: the drawing cache only saves time."""
+    copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
+    shutil.rmtree(copy / ".cache", ignore_errors=True)
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise PermissionError("read-only file system")
+
+    monkeypatch.setattr("chronicle.publish.cache.tempfile.mkstemp", refuse)
+    build_site([copy], tmp_path / "site")
+    assert site_files(tmp_path / "site") == site_files(site)
+    assert not (copy / ".cache/graphviz").exists() or not any((copy / ".cache/graphviz").iterdir())
+
+
+def test_an_unreadable_cache_entry_is_drawn_again(campaign: Path, site: Path,
+                                                  tmp_path: Path) -> None:
+    copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
+    build_site([copy], tmp_path / "first")
+    for entry in (copy / ".cache/graphviz").iterdir():
+        entry.write_bytes(b"\xff\xfe not text")
+    (copy / "commentary/turn-002.md").write_text("Changed.\n", encoding="utf-8")
+    build_site([copy], tmp_path / "site")
+    drawn = sorted((tmp_path / "site/fixture-wars/genealogy").iterdir())
+    assert drawn and all(p.read_bytes() == (site / "fixture-wars/genealogy" / p.name).read_bytes()
+                         for p in drawn)

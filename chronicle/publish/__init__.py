@@ -92,17 +92,23 @@ def _files_under(folder: Path, patterns: Iterable[str]) -> list[Path]:
 
 
 def fingerprint(folder: Path, chain: list[Path], base_url: str) -> str:
-    """The hash of everything a campaign's pages are made from."""
+    """The hash of everything a campaign's pages are made from.
+
+    Files are named relative to their root (the campaign, a theme layer, this
+    package), not by where they lie on this machine: the manifest that keeps
+    the fingerprint is part of the site, which must not depend on the machine.
+    """
     digest = hashlib.sha256(base_url.encode())
-    inputs = [folder / STORE, folder / "campaign.toml"]
+    inputs = [(0, folder, folder / STORE), (0, folder, folder / "campaign.toml")]
     if (folder / "commentary").is_dir():
-        inputs += _files_under(folder / "commentary", ["*.md"])
-    for layer in chain:
-        inputs += _files_under(layer, ["*"])
-    inputs += _files_under(PACKAGE, ["*.py", "*.po"])
-    for path in inputs:
+        inputs += [(0, folder, p) for p in _files_under(folder / "commentary", ["*.md"])]
+    for index, layer in enumerate(chain, start=1):
+        inputs += [(index, layer, p) for p in _files_under(layer, ["*"])]
+    inputs += [(-1, PACKAGE, p) for p in _files_under(PACKAGE, ["*.py", "*.po"])]
+    for index, root, path in inputs:
         if path.is_file():
-            digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+            name = f"{index}:{path.relative_to(root).as_posix()}"
+            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

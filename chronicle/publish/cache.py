@@ -15,6 +15,7 @@ back, or of states long gone, which would otherwise pile up turn after turn.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -44,23 +45,35 @@ class RenderCache:
         return self.folder / f"{self.key(source)}{self.suffix}"
 
     def get(self, source: str) -> str | None:
+        """The stored rendering of ``source``, or None (missing or unreadable)."""
         path = self.path(source)
         try:
             text = path.read_text(encoding="utf-8")
-            os.utime(path)  # used by this build: kept by ``prune``
-        except FileNotFoundError:
+        except (OSError, UnicodeDecodeError):
             return None
+        # Used by this build: kept by ``prune``. A read-only campaign folder
+        # still builds; it just keeps everything.
+        with contextlib.suppress(OSError):
+            os.utime(path)
         return text
 
     def put(self, source: str, rendered: str) -> None:
-        """Store atomically, so an interrupted build never leaves half a file."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        target = self.path(source)
-        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-", suffix=self.suffix)
+        """Store atomically, so an interrupted build never leaves half a file.
+
+        The cache only saves time: where it cannot be written (a campaign
+        folder on read-only media, a full disk), the build goes on without it.
+        """
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-", suffix=self.suffix)
+        except OSError:
+            return
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
                 handle.write(rendered)
-            os.replace(tmp, target)
+            os.replace(tmp, self.path(source))
+        except OSError:
+            Path(tmp).unlink(missing_ok=True)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
@@ -79,7 +92,7 @@ def prune(folder: Path, before: float) -> list[Path]:
     removed: list[Path] = []
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except (FileNotFoundError, NotADirectoryError):
+    except OSError:
         return removed
     for entry in entries:
         try:
@@ -87,8 +100,8 @@ def prune(folder: Path, before: float) -> list[Path]:
                     and entry.stat(follow_symlinks=False).st_mtime < before):
                 os.unlink(entry.path)
                 removed.append(Path(entry.path))
-        except FileNotFoundError:
-            continue
+        except OSError:
+            continue  # gone already, or not ours to remove: kept
     return removed
 
 
