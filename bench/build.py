@@ -12,8 +12,9 @@ build (into an empty folder, with no Graphviz cache), the time of a second
 build with nothing changed, also as a share of the full build, and the time
 of a full build into an empty folder once the Graphviz cache is warm (the
 campaign folder keeps it, so this is every full build after the first); then
-Pelican building as many Markdown articles in the same run, and the ratio of
-pages per second, cold and warm; then genealogy layout times (a 500-person dynasty in one diagram
+Pelican building as many Markdown articles as each build wrote pages, in the
+same run, and the ratios of pages per second, cold and warm; then genealogy
+layout times (a 500-person dynasty in one diagram
 and split, and a deep 10,000-person dynasty split). Campaigns are made in a
 temporary folder (``--keep`` keeps them, and the sites, for a look).
 
@@ -52,6 +53,7 @@ class Timing:
     first: float
     second: float
     warm: float | None = None  # a full build with the Graphviz cache warm
+    articles: int = 0  # Pelican's: the Markdown articles it was given
 
     @property
     def rate(self) -> float:
@@ -216,12 +218,14 @@ def build_pelican(content: Path, output: Path) -> None:
 
 def bench_pelican(articles: int, work: Path) -> Timing:
     logging.getLogger("pelican").setLevel(logging.ERROR)
-    content, output = work / "pelican-content", work / "pelican-site"
+    content = work / f"pelican-{articles}-content"
+    output = work / f"pelican-{articles}-site"
     write_articles(content, articles)
     first_time = timed(lambda: build_pelican(content, output))
     pages = count_pages(output)
     second_time = timed(lambda: build_pelican(content, output))
-    return Timing(f"pelican ({articles} articles)", pages, first_time, second_time)
+    return Timing(f"pelican ({articles} articles)", pages, first_time, second_time,
+                  articles=articles)
 
 
 # -- genealogy -----------------------------------------------------------------------
@@ -284,11 +288,18 @@ def bench_genealogy(sizes: tuple[tuple[int, int], ...] = ((500, 10**9), (500, 60
 
 
 def report(results: list[Timing]) -> str:
-    """The table of builds, then each chronicle build's rate against Pelican's."""
+    """The table of builds, then each chronicle build's rate against Pelican's.
+
+    A build is set against Pelican given as many articles as it wrote pages
+    (or the nearest such run, with ``--pelican-articles``).
+    """
     lines = [HEADER, *(timing.row() for timing in results)]
-    theirs = next((t for t in results if t.label.startswith("pelican")), None)
+    pelicans = [t for t in results if t.articles]
     for timing in results:
-        if theirs is not None and timing is not theirs and theirs.rate:
+        if timing.articles or not pelicans:
+            continue
+        theirs = min(pelicans, key=lambda t: (abs(t.articles - timing.pages), t.articles))
+        if theirs.rate:
             lines.append(f"{timing.label}: {timing.rate:.0f} pages/s against Pelican's "
                          f"{theirs.rate:.0f}: {timing.rate / theirs.rate:.2f}×")
             if timing.warm_rate is not None:
@@ -306,7 +317,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", choices=PARTS, action="append",
                         help="run only this part (repeatable)")
     parser.add_argument("--pelican-articles", type=int, default=None,
-                        help="articles for Pelican (default: the pages of the largest build)")
+                        help="articles for Pelican (default: as many as each build's pages)")
     parser.add_argument("--keep", type=Path, default=None,
                         help="make everything in this (new) folder and keep it")
     args = parser.parse_args(argv)
@@ -324,8 +335,9 @@ def main(argv: list[str] | None = None) -> None:
         if "synthetic" in parts:
             results.append(bench_chronicle("synthetic", make_synthetic, work))
         if "pelican" in parts:
-            articles = args.pelican_articles or max((t.pages for t in results), default=1000)
-            results.append(bench_pelican(articles, work))
+            counts = [args.pelican_articles] if args.pelican_articles else \
+                sorted({t.pages for t in results}) or [1000]
+            results += [bench_pelican(count, work) for count in counts]
         if results:
             print()
             print(report(results))

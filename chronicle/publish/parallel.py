@@ -23,7 +23,7 @@ from chronicle.publish.writer import WORKERS, Writer
 
 Builder = Callable[[SiteContext, Callable[[str, str], None]], None]
 
-MIN_PAGES = 1500  # below this, starting a process costs more than it saves
+MIN_PAGES = 100  # measured: from about here a helper process no longer costs more than it saves
 
 # The job a forked helper finds in its copy of this module.
 _JOB: tuple[SiteContext, Sequence[Builder], Writer] | None = None
