@@ -38,8 +38,7 @@ def prune_caches(folder: Path, before: float) -> int:
     return sum(len(cache.prune(folder / ".cache" / name, before)) for name in CACHES)
 
 
-def genealogy_drawing(ctx: SiteContext) -> genealogy.Drawing:
-    """The campaign's genealogies planned (files and members), none drawn yet."""
+def add_genealogies(ctx: SiteContext) -> None:
     data = ctx.data
     rulers = {pid for h in data.houses.values() for pid, _s, _e in h.rulers}
     reigning = {h.ruler for h in data.houses.values() if h.ruler and not h.eliminated}
@@ -50,20 +49,15 @@ def genealogy_drawing(ctx: SiteContext) -> genealogy.Drawing:
     marriages = [genealogy.TreeMarriage(husband=m.husband, wife=m.wife, year=m.year)
                  for m in data.final.marriages]
     slugs = {p.id: p.slug for p in data.people.values()}
-    return genealogy.plan_genealogies(
+    pending = genealogy.start_genealogies(
         people, marriages, data.final.houses,
         lambda pid: f"../people/{slugs[pid]}/index.html" if pid in slugs else None,
         cache_dir=cache_dir(ctx) / "graphviz")
-
-
-def add_genealogies(ctx: SiteContext) -> None:
-    drawing = genealogy_drawing(ctx)
-    for part in drawing.parts:
+    for part in pending.parts:
         name = f"genealogy/{part.filename}"
         ctx.genealogies.setdefault(part.dynasty, []).append(name)
         for pid in part.members:
             ctx.person_diagram.setdefault(pid, name)
-    pending = genealogy.PendingGenealogies(drawing)
 
     def finish() -> None:
         """The layouts run while the pages are written; their files come last."""

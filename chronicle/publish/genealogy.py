@@ -706,22 +706,6 @@ def start_genealogies(
     max_members: int = DEFAULT_MAX_MEMBERS,
 ) -> PendingGenealogies:
     """Plan every diagram and start drawing them (see ``PendingGenealogies``)."""
-    return PendingGenealogies(plan_genealogies(
-        people, marriages, houses, link_for, cache_dir=cache_dir, render=render,
-        max_members=max_members))
-
-
-def plan_genealogies(
-    people: Iterable[TreePerson],
-    marriages: Iterable[TreeMarriage],
-    houses: Mapping[str, HouseLike],
-    link_for: LinkFor,
-    *,
-    cache_dir: Path | None = None,
-    render: Renderer = render_svg,
-    max_members: int = DEFAULT_MAX_MEMBERS,
-) -> Drawing:
-    """Every diagram planned (``Drawing.parts``), none drawn yet."""
     family = _Family.of(people, marriages)
     parts = _plan(family, houses, max_members)
     cache = graphviz_cache(cache_dir) if cache_dir is not None else None
@@ -730,4 +714,5 @@ def plan_genealogies(
         by_dynasty.setdefault(part.dynasty, []).append(part)
     continued = {dynasty: {p.root: p for p in group if p.root is not None}
                  for dynasty, group in by_dynasty.items()}
-    return Drawing(tuple(parts), family, houses, link_for, render, cache, continued)
+    return PendingGenealogies(
+        Drawing(tuple(parts), family, houses, link_for, render, cache, continued))
