@@ -108,7 +108,9 @@ def fingerprint(folder: Path, chain: list[Path], base_url: str) -> str:
     for index, root, path in inputs:
         if path.is_file():
             name = f"{index}:{path.relative_to(root).as_posix()}"
-            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+            # Fed piece by piece: joining would copy the whole store once more.
+            for piece in (name.encode(), b"\0", path.read_bytes(), b"\0"):
+                digest.update(piece)
     return digest.hexdigest()
 
 
