@@ -263,3 +263,30 @@ def test_an_unreadable_cache_entry_is_drawn_again(campaign: Path, site: Path,
     drawn = sorted((tmp_path / "site/fixture-wars/genealogy").iterdir())
     assert drawn and all(p.read_bytes() == (site / "fixture-wars/genealogy" / p.name).read_bytes()
                          for p in drawn)
+
+
+def test_a_build_leaves_no_cycle_holding_the_campaign(campaign: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Performance: a campaign's views are freed when its build ends, not at the next
+    full garbage collection (which would cost the next build, or the exit, a pause)."""
+    import gc
+    import weakref
+
+    import chronicle.publish as publish
+
+    seen: list[weakref.ref[object]] = []
+    prepare = publish.prepare
+
+    def watched(*args: object, **kwargs: object) -> object:
+        ctx = prepare(*args, **kwargs)  # type: ignore[arg-type]
+        seen.append(weakref.ref(ctx))
+        return ctx
+
+    monkeypatch.setattr(publish, "prepare", watched)
+    gc.collect()
+    gc.disable()
+    try:
+        build_site([campaign], tmp_path / "site")
+        assert seen and seen[0]() is None
+    finally:
+        gc.enable()

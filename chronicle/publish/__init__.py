@@ -176,7 +176,10 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
             gc.enable()
         say(f"{summary.slug}: writing")
         writer.begin_group(summary.slug, print_)
-        build_campaign(ctx, writer, base_url)
+        try:
+            build_campaign(ctx, writer, base_url)
+        finally:
+            ctx.close()
         writer.end_group()
         prune_caches(summary.folder, started)
     gc.unfreeze()

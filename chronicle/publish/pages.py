@@ -106,6 +106,19 @@ class SiteContext:
         while self.pending:
             self.pending.pop(0)()
 
+    def close(self) -> None:
+        """Let go of the drawings and of the closures that refer back to this context.
+
+        Those cycles would keep a whole campaign's views alive until a full
+        garbage collection, which then costs whatever runs next a tenth of a
+        second or more on a large campaign; without them, the views are freed
+        as soon as the build lets go of the context.
+        """
+        self.pending.clear()
+        self.lazy_svgs.clear()
+        self.svgs.clear()
+        self.narrator.tellers.clear()
+
 
 def make_context(data: SiteData, *, archive: bool = True) -> SiteContext:
     """A campaign's context before its drawings: templates, words and sentences."""
