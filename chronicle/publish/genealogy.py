@@ -154,6 +154,8 @@ LinkFor = Callable[[str], str | None]
 
 def clean_text(text: str) -> str:
     """Control characters (newlines included) would break a label line."""
+    if text.isascii() and text.isprintable():  # the usual case, without a regex
+        return text.strip()
     return _CONTROL.sub(" ", text).strip()
 
 
@@ -380,11 +382,21 @@ def _plan(family: _Family, houses: Mapping[str, HouseLike], max_members: int) ->
 # -- DOT -----------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=256)
+def _box_colours(colour: str | None) -> tuple[str, str]:
+    """The quoted fill and border of a house's boxes (one house: one computation)."""
+    safe = safe_colour(colour)
+    return dot_string(tint(safe) if safe else NEUTRAL_FILL), dot_string(safe or NEUTRAL_BORDER)
+
+
+_STYLE = {True: dot_string("rounded,filled,dashed"), False: dot_string("rounded,filled")}
+
+
 def _person_node(
     person: TreePerson, dynasty: str, houses: Mapping[str, HouseLike], link_for: LinkFor
 ) -> str:
     house = houses.get(person.dynasty) if person.dynasty is not None else None
-    colour = safe_colour(house.color) if house is not None else None
+    fill, border = _box_colours(house.color if house is not None else None)
     crown = "♕" if person.sex.upper().startswith("F") else "♔"
     name = html_text(person.name)
     lines = [f"<B>{crown} {name}</B>" if person.ruler or person.was_ruler else f"<B>{name}</B>"]
@@ -395,13 +407,12 @@ def _person_node(
         lines.append(html_text(" · ".join(refs)))
     lines.append(html_text(years(person)))
     label = "<" + '<BR ALIGN="CENTER"/>'.join(lines) + ">"
-    style = "rounded,filled,dashed" if person.died is not None else "rounded,filled"
     classes = ["person", "dead" if person.died is not None else "living"]
     attrs = {
         "label": label,
-        "style": dot_string(style),
-        "fillcolor": dot_string(tint(colour) if colour else NEUTRAL_FILL),
-        "color": dot_string(colour or NEUTRAL_BORDER),
+        "style": _STYLE[person.died is not None],
+        "fillcolor": fill,
+        "color": border,
         "tooltip": dot_string(
             " ".join([clean_text(person.name), *(f"({r})" for r in refs[:1]), years(person)])
         ),
