@@ -74,8 +74,23 @@ def test_house_page_gives_the_order_of_succession_with_numbers(data: SiteData) -
         page = write.pages[f"fixture-wars/houses/{house.slug}/index.html"]
         for _pid, ref in house.succession:
             assert f"<code>{ref}</code>" in page
-        for name in prepare(data).genealogies.get(house.id, []):
-            assert f'data="../../{name}"' in page
+        diagrams = prepare(data).genealogies.get(house.id, [])
+        assert diagrams and f'data="../../{diagrams[0][0]}"' in page
+
+
+def test_a_large_house_embeds_its_trunk_and_lists_its_branches(data: SiteData) -> None:
+    """A dynasty split into many diagrams: one picture on the page, the branches as
+    links named by the person each starts from (not dozens of embedded pictures)."""
+    ctx = prepare(data)
+    ctx.genealogies["england"] = [("genealogy/england.svg", "England"),
+                                  ("genealogy/england-2.svg", "England: Edward (E1100)"),
+                                  ("genealogy/england-3.svg", "England: <b>Joan</b> (E1200)")]
+    write = FakeWriter()
+    build_houses(ctx, write)
+    page = write.pages["fixture-wars/houses/england/index.html"]
+    assert page.count("<object") == 1 and 'data="../../genealogy/england.svg"' in page
+    assert '<a href="../../genealogy/england-2.svg">England: Edward (E1100)</a>' in page
+    assert "England: &lt;b&gt;Joan&lt;/b&gt; (E1200)" in page
 
 
 def test_character_page_links_parents_spouses_and_children(data: SiteData) -> None:

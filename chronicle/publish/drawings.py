@@ -55,7 +55,7 @@ def add_genealogies(ctx: SiteContext) -> None:
         cache_dir=cache_dir(ctx) / "graphviz")
     for part in pending.parts:
         name = f"genealogy/{part.filename}"
-        ctx.genealogies.setdefault(part.dynasty, []).append(name)
+        ctx.genealogies.setdefault(part.dynasty, []).append((name, part.title))
         for pid in part.members:
             ctx.person_diagram.setdefault(pid, name)
 

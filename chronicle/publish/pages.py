@@ -79,7 +79,8 @@ class SiteContext:
     narrator: Narrator
     prefix: str
     archive: bool = True
-    genealogies: dict[str, list[str]] = field(default_factory=dict)
+    # Each dynasty's diagrams, (file, title), the whole tree or its trunk first.
+    genealogies: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     person_diagram: dict[str, str] = field(default_factory=dict)
     svgs: dict[str, str] = field(default_factory=dict)
     # Drawings made when written, by the process that writes them (``build_svgs``).
