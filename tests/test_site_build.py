@@ -290,3 +290,22 @@ def test_a_build_leaves_no_cycle_holding_the_campaign(campaign: Path, tmp_path: 
         assert seen and seen[0]() is None
     finally:
         gc.enable()
+
+
+def test_a_cache_linked_out_of_the_campaign_is_not_used(campaign: Path, site: Path,
+                                                        tmp_path: Path) -> None:
+    """DESIGN.md security: no path leaves the campaign or output folder. A campaign
+    received whole may carry a link as its cache; the build neither writes nor prunes
+    through it, and publishes the same site without a cache."""
+    copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
+    shutil.rmtree(copy / ".cache", ignore_errors=True)
+    outside = tmp_path / "elsewhere"
+    (outside / "graphviz").mkdir(parents=True)
+    victim = outside / "graphviz" / ("a" * 64 + ".svg")
+    victim.write_text("someone else's file\n", encoding="utf-8")
+    os.utime(victim, (1_000_000_000, 1_000_000_000))
+    (copy / ".cache").symlink_to(outside, target_is_directory=True)
+    build_site([copy], tmp_path / "site")
+    assert sorted(p.name for p in (outside / "graphviz").iterdir()) == [victim.name]
+    assert not (outside / "maps").exists()
+    assert site_files(tmp_path / "site") == site_files(site)

@@ -79,6 +79,20 @@ class RenderCache:
             raise
 
 
+def inside(root: Path, *parts: str) -> Path | None:
+    """``root/parts...``, unless links lead it out of ``root`` (then None).
+
+    A campaign folder may come from elsewhere (an archive downloaded whole):
+    a link planted as its cache would have the build write, and prune, files
+    outside it. The cache only saves time, so the build does without it.
+    """
+    path = root.joinpath(*parts)
+    try:
+        return path if path.resolve().is_relative_to(root.resolve()) else None
+    except (OSError, RuntimeError):  # unreadable, or a loop of links
+        return None
+
+
 _ENTRY = re.compile(r"(?:[0-9a-f]{64}|\.tmp-.*)\.[a-z]+")
 
 

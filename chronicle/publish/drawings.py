@@ -29,13 +29,15 @@ MAP_VERSION = "map-1"
 CACHES = ("graphviz", "maps")
 
 
-def cache_dir(ctx: SiteContext) -> Path:
-    return ctx.data.campaign.folder / ".cache"
+def cache_dir(ctx: SiteContext, name: str) -> Path | None:
+    """The campaign's ``.cache/<name>`` folder, or None where links lead it elsewhere."""
+    return cache.inside(ctx.data.campaign.folder, ".cache", name)
 
 
 def prune_caches(folder: Path, before: float) -> int:
     """Drop the drawings of ``folder``'s campaign that no build used since ``before``."""
-    return sum(len(cache.prune(folder / ".cache" / name, before)) for name in CACHES)
+    found = (cache.inside(folder, ".cache", name) for name in CACHES)
+    return sum(len(cache.prune(path, before)) for path in found if path is not None)
 
 
 def add_genealogies(ctx: SiteContext) -> None:
@@ -52,7 +54,7 @@ def add_genealogies(ctx: SiteContext) -> None:
     pending = genealogy.start_genealogies(
         people, marriages, data.final.houses,
         lambda pid: f"../people/{slugs[pid]}/index.html" if pid in slugs else None,
-        cache_dir=cache_dir(ctx) / "graphviz")
+        cache_dir=cache_dir(ctx, "graphviz"))
     for part in pending.parts:
         name = f"genealogy/{part.filename}"
         ctx.genealogies.setdefault(part.dynasty, []).append((name, part.title))
@@ -115,14 +117,15 @@ def add_maps(ctx: SiteContext) -> None:
         legend=_("Legend"), uncontrolled=_("Uncontrolled"), sea=_("Sea"),
         capital=_("Capital"), revolt=_("Revolt"), famine=_("Famine"), battle=_("Battle"),
         armies=_("armies"))
-    cache = RenderCache(cache_dir(ctx) / "maps", salt=f"{MAP_VERSION} {words!r}")
+    folder = cache_dir(ctx, "maps")
+    cache = RenderCache(folder, salt=f"{MAP_VERSION} {words!r}") if folder is not None else None
     slugs = {b.id: b.slug for b in data.battles.values()}
 
     def draw(turn: TurnView) -> str:
         battles = [data.battles[b] for b in turn.battles]
         key = hashlib.sha256(turn.snapshot).hexdigest() + repr(
             [(b.id, b.slug, b.province) for b in battles])
-        svg = cache.get(key)
+        svg = cache.get(key) if cache is not None else None
         if svg is None:
             state = turn.state()
             svg = mapsvg.map_svg(
@@ -133,7 +136,8 @@ def add_maps(ctx: SiteContext) -> None:
                 state.houses,
                 lambda bid: f"../battles/{slugs[bid]}/index.html" if bid in slugs else None,
                 labels=words)
-            cache.put(key, svg)
+            if cache is not None:
+                cache.put(key, svg)
         return svg
 
     for turn in data.turns:
