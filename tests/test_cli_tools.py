@@ -146,6 +146,25 @@ def test_build_never_follows_a_commentary_link_out_of_the_campaign(tmp_path: Pat
     assert not any(b"TOP-SECRET-LINE" in data for data in published)
 
 
+def test_build_never_follows_a_template_link_out_of_the_theme(tmp_path: Path) -> None:
+    """Standard 5: a campaign's theme template that links to a file elsewhere on the
+    machine is refused with its name, and nothing of the file is published."""
+    out = tmp_path / "demo"
+    run_demo(ruleset="dynasty", turns=1, seed="links", out=out, site=None, quiet=True)
+    secret = tmp_path / "private.html"
+    secret.write_text("TOP-SECRET-TEMPLATE", encoding="utf-8")
+    templates = out / "theme" / "templates"
+    templates.mkdir(parents=True)
+    (templates / "person.html").symlink_to(secret)
+    site = tmp_path / "site"
+    result = run("build", out, "-o", site)
+    assert result.exit_code == 1
+    assert "person.html: the template links out of its theme folder" in result.output
+    assert "Traceback" not in result.output
+    published = [p.read_bytes() for p in site.rglob("*") if p.is_file()] if site.exists() else []
+    assert not any(b"TOP-SECRET-TEMPLATE" in data for data in published)
+
+
 def test_build_refuses_commentary_that_is_not_utf8(tmp_path: Path) -> None:
     out = tmp_path / "demo"
     run_demo(ruleset="dynasty", turns=1, seed="bytes", out=out, site=None, quiet=True)

@@ -7,11 +7,13 @@ environment serves each (chain, language), so templates compile once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import jinja2
 
 from chronicle.publish.data import slugify
+from chronicle.publish.errors import PublishError
 from chronicle.publish.i18n import ConstantGettext, markup_gettext, translations
 
 THEMES = Path(__file__).resolve().parents[2] / "themes"
@@ -30,6 +32,24 @@ def theme_chain(folder: Path | None, theme: str) -> list[Path]:
     return [p for p in chain if p.is_dir()]
 
 
+class LayerLoader(jinja2.FileSystemLoader):
+    """Templates of the theme layers, none reached through a link out of its layer.
+
+    As with static files: a campaign received whole could carry a template
+    that links to a file of the machine that builds it, which would then be
+    published. A layer's own folder may be a link (a shared theme).
+    """
+
+    def get_source(self, environment: jinja2.Environment,
+                   template: str) -> tuple[str, str, Callable[[], bool]]:
+        source, filename, uptodate = super().get_source(environment, template)
+        real = Path(filename).resolve()
+        if not any(real.is_relative_to(Path(folder).resolve()) for folder in self.searchpath):
+            raise PublishError(f"{filename}: the template links out of its theme folder; "
+                               "refusing to publish what it points to")
+        return source, filename, uptodate
+
+
 _ENVIRONMENTS: dict[tuple[tuple[Path, ...], str], jinja2.Environment] = {}
 
 
@@ -39,7 +59,7 @@ def environment(chain: list[Path], language: str) -> jinja2.Environment:
     env = _ENVIRONMENTS.get(key)
     if env is None:
         env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader([str(p / "templates") for p in chain]),
+            loader=LayerLoader([str(p / "templates") for p in chain]),
             autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
             lstrip_blocks=True, auto_reload=False, cache_size=-1,
             extensions=["jinja2.ext.i18n", ConstantGettext])
