@@ -69,8 +69,15 @@ class Campaign:
         return self.root / "commentary" / f"turn-{turn:03d}.md"
 
 
-def read_toml(path: Path, shown: str) -> dict[str, Any]:
-    """Parse a TOML file; errors carry the file name and tomllib's line and column."""
+def read_toml(path: Path, shown: str, *, inside: Path | None = None) -> dict[str, Any]:
+    """Parse a TOML file; errors carry the file name and tomllib's line and column.
+
+    With ``inside``, the file must resolve inside that folder: a link to a
+    file elsewhere is refused, never followed.
+    """
+    if inside is not None and path.is_symlink() and \
+            not path.resolve().is_relative_to(inside.resolve()):
+        raise CampaignError(f"{shown}: points outside the campaign folder")
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -181,7 +188,7 @@ def load_campaign(root: Path) -> Campaign:
     root = root.resolve()
     if not root.is_dir():
         raise CampaignError(f"{root}: not a campaign folder")
-    spec = read_toml(root / CAMPAIGN_FILE, CAMPAIGN_FILE)
+    spec = read_toml(root / CAMPAIGN_FILE, CAMPAIGN_FILE, inside=root)
     unknown = sorted(set(spec) - TOP_KEYS)
     if unknown:
         raise CampaignError(f"{CAMPAIGN_FILE}: unknown keys {', '.join(unknown)}")
@@ -195,6 +202,8 @@ def load_campaign(root: Path) -> Campaign:
             raise CampaignError(f"{CAMPAIGN_FILE}: {key} must be a whole number")
     if spec.get("language", "en") not in ("en", "fr"):
         raise CampaignError(f"{CAMPAIGN_FILE}: language must be 'en' or 'fr'")
+    # The seed may live elsewhere through a link (kept out of a shared folder):
+    # it is never published, so nothing leaks by following it.
     secrets = read_toml(root / SECRETS_FILE, SECRETS_FILE)
     seed = secrets.get("seed")
     if not isinstance(seed, str) or not seed:

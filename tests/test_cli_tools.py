@@ -146,6 +146,21 @@ def test_build_never_follows_a_commentary_link_out_of_the_campaign(tmp_path: Pat
     assert not any(b"TOP-SECRET-LINE" in data for data in published)
 
 
+def test_a_campaign_toml_linked_from_elsewhere_is_refused(tmp_path: Path) -> None:
+    """Standard 5: campaign.toml is published in part (title, language); a link to a
+    file outside the campaign folder is refused by every command that reads it."""
+    out = tmp_path / "demo"
+    run_demo(ruleset="dynasty", turns=1, seed="links", out=out, site=None, quiet=True)
+    elsewhere = tmp_path / "elsewhere.toml"
+    (out / "campaign.toml").rename(elsewhere)
+    (out / "campaign.toml").symlink_to(elsewhere)
+    for command in (("build", out, "-o", tmp_path / "site"), ("check", out)):
+        result = run(*command)
+        assert result.exit_code == 1, command
+        assert "campaign.toml: points outside the campaign folder" in result.output
+    assert not (tmp_path / "site").exists()
+
+
 def test_build_never_follows_a_template_link_out_of_the_theme(tmp_path: Path) -> None:
     """Standard 5: a campaign's theme template that links to a file elsewhere on the
     machine is refused with its name, and nothing of the file is published."""

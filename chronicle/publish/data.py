@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
@@ -25,7 +24,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from adjudicator.state import GameState
-from chronicle.campaign import CampaignError, read_inside
+from chronicle.campaign import CampaignError, read_inside, read_toml
 from chronicle.models import ArchiveRow, CampaignRow, EventRow, RollRow, TurnRow
 from chronicle.publish.errors import PublishError
 from chronicle.store import Store, StoreError, load_snapshot
@@ -267,11 +266,14 @@ class SiteData:
 
 
 def read_campaign_toml(folder: Path) -> dict[str, Any]:
+    """The campaign's settings (title, language, theme...), or {} without the file."""
     path = folder / "campaign.toml"
-    if not path.is_file():
+    if not path.is_file() and not path.is_symlink():
         return {}
-    with path.open("rb") as fh:
-        return tomllib.load(fh)
+    try:
+        return read_toml(path, "campaign.toml", inside=folder)
+    except CampaignError as err:
+        raise PublishError(str(err)) from None
 
 
 @contextmanager
