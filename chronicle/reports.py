@@ -7,12 +7,13 @@ The arbiter's report (``arbiter.md``) holds everything.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from adjudicator.events import Event, Notice
 from adjudicator.rulesets.base import Ruleset
 from adjudicator.state import GameState
-from chronicle.campaign import Campaign
+from chronicle.campaign import Campaign, CampaignError
 from chronicle.runner import TurnOutcome, ruleset_of
 from chronicle.text import Teller, person_label
 
@@ -110,19 +111,35 @@ def arbiter_report(state: GameState, outcome: TurnOutcome,
     return "\n".join(lines) + "\n"
 
 
+def reports_folder(campaign: Campaign, turn: int) -> Path:
+    """The turn's reports folder, refused if links would lead it out of the campaign.
+
+    Checked before a turn is stored (``runner.adjudicate``), so that a folder
+    received with a planted link stops the turn instead of writing elsewhere.
+    """
+    folder = campaign.reports_dir(turn)
+    if not folder.resolve().is_relative_to(campaign.root.resolve()):
+        raise CampaignError(f"reports/turn-{turn:03d}: points outside the campaign folder")
+    return folder
+
+
 def write_reports(campaign: Campaign, outcome: TurnOutcome) -> list[Path]:
-    folder = campaign.reports_dir(outcome.turn)
+    folder = reports_folder(campaign, outcome.turn)
     folder.mkdir(parents=True, exist_ok=True)
     state = outcome.result.state
     written = []
     chronicle = _event_lines(state, outcome.result.events, campaign.language)
     ruleset = ruleset_of(campaign)
-    for house in sorted(outcome.previous.houses):
-        path = folder / f"{house}.md"
-        path.write_text(house_report(state, outcome, house, ruleset, chronicle),
-                        encoding="utf-8")
+    texts = {f"{house}.md": house_report(state, outcome, house, ruleset, chronicle)
+             for house in sorted(outcome.previous.houses)}
+    texts["arbiter.md"] = arbiter_report(state, outcome, chronicle)
+    for name, text in texts.items():
+        path = folder / name
+        # Written beside, then renamed over: a link planted in the folder is
+        # replaced, never written through.
+        fresh = folder / f".{name}.tmp"
+        fresh.unlink(missing_ok=True)
+        fresh.write_text(text, encoding="utf-8")
+        os.replace(fresh, path)
         written.append(path)
-    path = folder / "arbiter.md"
-    path.write_text(arbiter_report(state, outcome, chronicle), encoding="utf-8")
-    written.append(path)
     return written

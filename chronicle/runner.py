@@ -102,13 +102,14 @@ def adjudicate(campaign: Campaign, *, state: GameState | None = None) -> TurnOut
     ``state`` may pass the store's last state when the caller already holds it
     (the demo loop does), to save decoding it twice; it must be that state.
     """
-    from chronicle.reports import write_reports
+    from chronicle.reports import reports_folder, write_reports
 
     ruleset = ruleset_of(campaign)
     store = open_store(campaign, ruleset)
     if state is None or state.turn != store.last_turn():
         state = store.state()
     outcome = resolve_next(campaign, ruleset, state)
+    reports_folder(campaign, outcome.turn)  # refused before anything is stored
     store.commit_turn(state, outcome.result, outcome.orders.texts, outcome.orders.digest)
     write_reports(campaign, outcome)
     return outcome

@@ -238,3 +238,30 @@ def test_invisible_characters_are_spelled_out_in_messages(tmp_path: Path) -> Non
     result = run("check", root)
     assert result.exit_code == 1
     assert "\\u202eE1000" in result.output and "\u202e" not in result.output
+
+
+def test_adjudicate_never_writes_a_report_through_a_link(tmp_path: Path) -> None:
+    """Standard 5: a campaign folder received with links planted in ``reports/`` does
+    not make the adjudicator write outside it. A linked turn folder stops the turn
+    before anything is stored; a linked report file is replaced, not written through."""
+    out = tmp_path / "demo"
+    run_demo(ruleset="dynasty", turns=1, seed="links", out=out, site=None, quiet=True)
+    (out / "orders" / "turn-002").mkdir()  # no orders: every house defaults
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (out / "reports" / "turn-002").symlink_to(outside, target_is_directory=True)
+    result = run("adjudicate", out)
+    assert result.exit_code == 1
+    assert "reports/turn-002: points outside the campaign folder" in result.output
+    assert list(outside.iterdir()) == []
+    assert not (out / "reports" / "turn-002" / "arbiter.md").exists()
+    (out / "reports" / "turn-002").unlink()
+    (out / "reports" / "turn-002").mkdir()
+    victim = outside / "precious.txt"
+    victim.write_text("keep me\n", encoding="utf-8")
+    report = out / "reports" / "turn-002" / "arbiter.md"
+    report.symlink_to(victim)
+    assert run("adjudicate", out).exit_code == 0  # the turn refused above was not stored
+    assert victim.read_text(encoding="utf-8") == "keep me\n"
+    assert report.is_file() and not report.is_symlink()
+    assert "turn 2" in report.read_text(encoding="utf-8").lower()
