@@ -8,6 +8,7 @@ line. No path outside the campaign folder is ever followed.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -123,6 +124,24 @@ def read_inside(root: Path, path: Path, shown: str) -> str | None:
         return resolved.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise CampaignError(f"{shown}: not UTF-8 text (bad byte at offset {err.start})") from None
+
+
+def write_inside(root: Path, path: Path, text: str) -> None:
+    """Write a text file of the campaign folder, never through a link.
+
+    The folder must resolve inside ``root`` (a campaign received with a
+    planted link does not make us write elsewhere); the file is written beside
+    and renamed over, so a link in its place is replaced, not followed.
+    """
+    folder = path.parent
+    if not folder.resolve().is_relative_to(root.resolve()):
+        shown = folder.relative_to(root).as_posix() if folder.is_relative_to(root) else folder
+        raise CampaignError(f"{shown}: points outside the campaign folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    fresh = folder / f".{path.name}.tmp"
+    fresh.unlink(missing_ok=True)
+    fresh.write_text(text, encoding="utf-8")
+    os.replace(fresh, path)
 
 
 def seed_commitment(seed: str) -> str:

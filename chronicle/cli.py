@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
-from chronicle.campaign import CampaignError, load_campaign
+from chronicle.campaign import CampaignError, load_campaign, write_inside
 from chronicle.publish.errors import PublishError
 from chronicle.store import StoreError
 
@@ -201,9 +201,8 @@ def template(campaign: Path, auto: tuple[str, ...], personality: str, force: boo
         path = write_auto_orders(camp, state, house, personality, force=force)
         click.echo(f"{house}: built-in orders written to {path}")
     folder = camp.root / "templates" / f"turn-{turn:03d}"
-    folder.mkdir(parents=True, exist_ok=True)
     for house in ruleset.ordering_houses(state):
-        (folder / f"{house}.orders").write_text(ruleset.template(state, house), encoding="utf-8")
+        write_inside(camp.root, folder / f"{house}.orders", ruleset.template(state, house))
     click.echo(f"Templates for turn {turn} written to {folder}/")
 
 

@@ -7,13 +7,12 @@ The arbiter's report (``arbiter.md``) holds everything.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from adjudicator.events import Event, Notice
 from adjudicator.rulesets.base import Ruleset
 from adjudicator.state import GameState
-from chronicle.campaign import Campaign, CampaignError
+from chronicle.campaign import Campaign, CampaignError, write_inside
 from chronicle.runner import TurnOutcome, ruleset_of
 from chronicle.text import Teller, person_label
 
@@ -125,7 +124,6 @@ def reports_folder(campaign: Campaign, turn: int) -> Path:
 
 def write_reports(campaign: Campaign, outcome: TurnOutcome) -> list[Path]:
     folder = reports_folder(campaign, outcome.turn)
-    folder.mkdir(parents=True, exist_ok=True)
     state = outcome.result.state
     written = []
     chronicle = _event_lines(state, outcome.result.events, campaign.language)
@@ -134,12 +132,6 @@ def write_reports(campaign: Campaign, outcome: TurnOutcome) -> list[Path]:
              for house in sorted(outcome.previous.houses)}
     texts["arbiter.md"] = arbiter_report(state, outcome, chronicle)
     for name, text in texts.items():
-        path = folder / name
-        # Written beside, then renamed over: a link planted in the folder is
-        # replaced, never written through.
-        fresh = folder / f".{name}.tmp"
-        fresh.unlink(missing_ok=True)
-        fresh.write_text(text, encoding="utf-8")
-        os.replace(fresh, path)
-        written.append(path)
+        write_inside(campaign.root, folder / name, text)
+        written.append(folder / name)
     return written

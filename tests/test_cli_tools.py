@@ -265,3 +265,27 @@ def test_adjudicate_never_writes_a_report_through_a_link(tmp_path: Path) -> None
     assert victim.read_text(encoding="utf-8") == "keep me\n"
     assert report.is_file() and not report.is_symlink()
     assert "turn 2" in report.read_text(encoding="utf-8").lower()
+
+
+def test_templates_are_never_written_through_a_link(tmp_path: Path) -> None:
+    """Standard 5: ``template`` and ``template --auto`` write inside the campaign only."""
+    out = tmp_path / "demo"
+    run_demo(ruleset="dynasty", turns=1, seed="links", out=out, site=None, quiet=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (out / "templates").mkdir(exist_ok=True)
+    (out / "templates" / "turn-002").symlink_to(outside, target_is_directory=True)
+    result = run("template", out)
+    assert result.exit_code == 1
+    assert "templates/turn-002: points outside the campaign folder" in result.output
+    victim = outside / "precious.txt"
+    victim.write_text("keep me\n", encoding="utf-8")
+    (out / "orders" / "turn-002").mkdir(parents=True, exist_ok=True)
+    house = sorted(p.stem for p in (out / "orders" / "turn-001").glob("*.orders"))[0]
+    (out / "orders" / "turn-002" / f"{house}.orders").symlink_to(victim)
+    (out / "templates" / "turn-002").unlink()
+    assert run("template", out, "--auto", house, "--force").exit_code == 0
+    assert victim.read_text(encoding="utf-8") == "keep me\n"
+    written = out / "orders" / "turn-002" / f"{house}.orders"
+    assert written.is_file() and not written.is_symlink()
+    assert written.read_text(encoding="utf-8").startswith(f"house {house}")

@@ -39,15 +39,14 @@ def personality_of(house: str, index: int) -> str:
 
 def write_auto_orders(campaign: Any, state: GameState, house: str, personality: str,
                       *, force: bool = False) -> Path:
-    from chronicle.campaign import CampaignError
+    from chronicle.campaign import CampaignError, write_inside
 
     folder: Path = campaign.orders_dir(state.turn + 1)
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{house}.orders"
-    if path.exists() and not force:
+    if (path.exists() or path.is_symlink()) and not force:
         raise CampaignError(f"{path.relative_to(campaign.root)}: already exists "
                             "(use --force to overwrite it)")
     text = orders_for(campaign.ruleset, state, house, campaign.rules, personality,
                       f"{state.turn}:{house}")
-    path.write_text(text, encoding="utf-8")
+    write_inside(campaign.root, path, text)
     return path
