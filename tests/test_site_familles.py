@@ -170,7 +170,8 @@ def test_d_the_reveal_appears_once_the_game_is_over(finished: Path, finished_sit
         assert row is not None
         cells = row.group(0)
         assert game.rules.trait_name(score.trait) in cells
-        assert f"−{score.penalty}<" in cells and f"<strong>{score.score}</strong>" in cells
+        penalty = f"−{score.penalty}" if score.penalty else "0"  # never "−0"
+        assert f">{penalty}<" in cells and f"<strong>{score.score}</strong>" in cells
         assert ("winner" in cells) == (score.seat in game.winners)
 
 
