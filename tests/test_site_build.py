@@ -309,3 +309,23 @@ def test_a_cache_linked_out_of_the_campaign_is_not_used(campaign: Path, site: Pa
     assert sorted(p.name for p in (outside / "graphviz").iterdir()) == [victim.name]
     assert not (outside / "maps").exists()
     assert site_files(tmp_path / "site") == site_files(site)
+
+
+def test_a_cache_entry_planted_as_a_link_is_not_published(campaign: Path, site: Path,
+                                                          tmp_path: Path) -> None:
+    """DESIGN.md security: an entry of the drawing cache that is a link (to a file of
+    the machine that builds) is drawn again, never read through."""
+    copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
+    secret = tmp_path / "private.txt"
+    secret.write_text("TOP-SECRET-LOCAL-FILE", encoding="utf-8")
+    entries = sorted((copy / ".cache/graphviz").iterdir())
+    assert entries
+    for entry in entries:
+        entry.unlink()
+        entry.symlink_to(secret)
+    build_site([copy], tmp_path / "site")
+    published = site_files(tmp_path / "site")
+    assert not any(b"TOP-SECRET-LOCAL-FILE" in data for data in published.values())
+    assert published == site_files(site)
+    assert secret.read_text(encoding="utf-8") == "TOP-SECRET-LOCAL-FILE"  # replaced, not written
+    assert not any(entry.is_symlink() for entry in entries)

@@ -48,7 +48,11 @@ class RenderCache:
         """The stored rendering of ``source``, or None (missing or unreadable)."""
         path = self.path(source)
         try:
-            text = path.read_text(encoding="utf-8")
+            # Never through a link: an entry planted as one would publish
+            # whatever file it points to.
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(fd, "rb") as handle:
+                text = handle.read().decode("utf-8")
         except (OSError, UnicodeDecodeError):
             return None
         # Used by this build: kept by ``prune``. A read-only campaign folder
