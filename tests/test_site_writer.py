@@ -62,6 +62,20 @@ def test_writer_removes_stale_files_it_wrote_and_nothing_else(tmp_path: Path) ->
     assert (tmp_path / "mine.txt").exists()
 
 
+def test_a_manifest_naming_a_file_through_a_link_removes_nothing_elsewhere(
+        tmp_path: Path) -> None:
+    """An output folder received with a planted link and manifest: stale-file removal
+    never reaches outside the site."""
+    site, elsewhere = tmp_path / "site", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "precious.txt").write_text("keep me")
+    site.mkdir()
+    (site / "people").symlink_to(elsewhere, target_is_directory=True)
+    (site / MANIFEST).write_text('{"files": ["people/precious.txt"]}')
+    assert Writer(site).finish() == []
+    assert (elsewhere / "precious.txt").read_text() == "keep me"
+
+
 def test_writer_keeps_an_unchanged_group_only_if_its_files_are_there(tmp_path: Path) -> None:
     first = Writer(tmp_path)
     first.begin_group("c", "print-1")

@@ -230,7 +230,10 @@ class Writer:
                 target = Path(self._target(rel))
             except PublishError:
                 continue
-            if target.is_file() and not target.is_symlink():
+            # Only a plain file whose folders are the site's own: a manifest
+            # naming a path through a link must not remove anything elsewhere.
+            if target.is_file() and not target.is_symlink() and \
+                    target.resolve().is_relative_to(self.out_dir):
                 target.unlink()
                 removed.append(rel)
                 self._prune(target.parent)
