@@ -21,7 +21,7 @@ from dynasty_helpers import (
 
 from adjudicator.dice import SeededDice
 from adjudicator.events import Birth, BirthAttempts
-from adjudicator.rulesets.dynasty.births import eligible_couples, run_births
+from adjudicator.rulesets.dynasty.births import couple_house, eligible_couples, run_births
 from adjudicator.rulesets.dynasty.people import roll_characteristics
 from adjudicator.state import Marriage
 
@@ -287,3 +287,28 @@ def test_a2_every_newborn_roll_is_recorded_under_the_child() -> None:
     children = [e.person for e in ctx.events if isinstance(e, Birth)]
     traits = [r.subject for r in ctx.dice.log if r.purpose in ("constitution", "command", "ruse")]
     assert traits == [children[0], children[0], children[1], children[1]]
+
+
+def test_a5_1_a_couple_at_a_foreign_court_is_offered_to_its_own_house() -> None:
+    """A5.1: "The couple's house may order 1, 2 or 3 attempts". A French prince who
+    grew up at the English court (his father was King Consort there) and his Spanish
+    wife are France's couple: France's order template offers them, its order stands,
+    and England, the house they merely live with, may not order them."""
+    spec = spec_of(
+        [house("england", "E"), house("france", "F"), house("spain", "S")],
+        [person("ek", "M", 1275, "england", founder=True, spouse="eq"),
+         person("eq", "F", 1280),
+         person("fk", "M", 1250, "france", founder=True),
+         person("sk", "M", 1250, "spain", founder=True),
+         person("fp", "M", 1278, "france", spouse="sp"),
+         person("sp", "F", 1281, "spain")])
+    ruleset, state = build(spec)
+    state.persons["fp"].court = state.persons["sp"].court = "england"
+    marriage = state.current_marriage("fp")
+    assert marriage is not None and couple_house(state, marriage) == "france"
+    assert "birth Fp" in ruleset.template(state, "france").replace('"', "")
+    assert "Fp" not in ruleset.template(state, "england").split("# Marriages")[0]
+    found = validated(ruleset, state, france="birth fp attempts 2\n",
+                      england="birth sp attempts 1\n")
+    assert not found["france"].rejections
+    assert reasons(found["england"]) == ["Sp belongs to no family of this house"]

@@ -35,9 +35,20 @@ def eligible_couples(state: GameState, year: int, max_mother_age: int) -> list[M
 
 
 def couple_house(state: GameState, marriage: Marriage) -> str | None:
-    """The house that orders a couple's births: the court they live at."""
+    """The house whose order file holds a couple's births (A5.1).
+
+    Any house that gives orders for one of the spouses may order them
+    (``check_birth``); the one whose dynasty the children join is offered
+    them, then the husband's, then the wife's, and for two minor nobles the
+    court they live at. Not simply the court: a prince living at a foreign
+    court (his father was King Consort there) is still his dynasty's to order.
+    """
     husband = state.persons[marriage.husband]
     wife = state.persons[marriage.wife]
+    for house in (marriage.children_dynasty, husband.dynasty, wife.dynasty):
+        if house is not None and house in state.houses and \
+                (controls(house, husband) or controls(house, wife)):
+            return house
     return husband.court or wife.court
 
 
