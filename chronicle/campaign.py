@@ -126,17 +126,25 @@ def read_inside(root: Path, path: Path, shown: str) -> str | None:
         raise CampaignError(f"{shown}: not UTF-8 text (bad byte at offset {err.start})") from None
 
 
-def write_inside(root: Path, path: Path, text: str) -> None:
-    """Write a text file of the campaign folder, never through a link.
+def check_folder_inside(root: Path, folder: Path) -> None:
+    """Refuse a folder of the campaign that links lead out of ``root``.
 
-    The folder must resolve inside ``root`` (a campaign received with a
-    planted link does not make us write elsewhere); the file is written beside
-    and renamed over, so a link in its place is replaced, not followed.
+    A campaign received with a planted link must not make us write elsewhere.
     """
-    folder = path.parent
     if not folder.resolve().is_relative_to(root.resolve()):
         shown = folder.relative_to(root).as_posix() if folder.is_relative_to(root) else folder
         raise CampaignError(f"{shown}: points outside the campaign folder")
+
+
+def write_inside(root: Path, path: Path, text: str) -> None:
+    """Write a text file of the campaign folder, never through a link.
+
+    The folder must resolve inside ``root`` (``check_folder_inside``); the
+    file is written beside and renamed over, so a link in its place is
+    replaced, not followed.
+    """
+    folder = path.parent
+    check_folder_inside(root, folder)
     folder.mkdir(parents=True, exist_ok=True)
     fresh = folder / f".{path.name}.tmp"
     fresh.unlink(missing_ok=True)

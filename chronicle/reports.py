@@ -12,7 +12,7 @@ from pathlib import Path
 from adjudicator.events import Event, Notice
 from adjudicator.rulesets.base import Ruleset
 from adjudicator.state import GameState
-from chronicle.campaign import Campaign, CampaignError, write_inside
+from chronicle.campaign import Campaign, write_inside
 from chronicle.runner import TurnOutcome, ruleset_of
 from chronicle.text import Teller, person_label
 
@@ -110,20 +110,8 @@ def arbiter_report(state: GameState, outcome: TurnOutcome,
     return "\n".join(lines) + "\n"
 
 
-def reports_folder(campaign: Campaign, turn: int) -> Path:
-    """The turn's reports folder, refused if links would lead it out of the campaign.
-
-    Checked before a turn is stored (``runner.adjudicate``), so that a folder
-    received with a planted link stops the turn instead of writing elsewhere.
-    """
-    folder = campaign.reports_dir(turn)
-    if not folder.resolve().is_relative_to(campaign.root.resolve()):
-        raise CampaignError(f"reports/turn-{turn:03d}: points outside the campaign folder")
-    return folder
-
-
 def write_reports(campaign: Campaign, outcome: TurnOutcome) -> list[Path]:
-    folder = reports_folder(campaign, outcome.turn)
+    folder = campaign.reports_dir(outcome.turn)
     state = outcome.result.state
     written = []
     chronicle = _event_lines(state, outcome.result.events, campaign.language)

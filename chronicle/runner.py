@@ -17,7 +17,7 @@ from adjudicator.errors import ChronicleRulesError
 from adjudicator.rulesets import get_ruleset
 from adjudicator.rulesets.base import Ruleset, TurnResult
 from adjudicator.state import GameState
-from chronicle.campaign import Campaign, CampaignError, seed_commitment
+from chronicle.campaign import Campaign, CampaignError, check_folder_inside, seed_commitment
 from chronicle.models import CampaignRow
 from chronicle.orders_io import TurnOrders, read_turn
 from chronicle.store import Store, StoreError
@@ -102,14 +102,15 @@ def adjudicate(campaign: Campaign, *, state: GameState | None = None) -> TurnOut
     ``state`` may pass the store's last state when the caller already holds it
     (the demo loop does), to save decoding it twice; it must be that state.
     """
-    from chronicle.reports import reports_folder, write_reports
+    from chronicle.reports import write_reports
 
     ruleset = ruleset_of(campaign)
     store = open_store(campaign, ruleset)
     if state is None or state.turn != store.last_turn():
         state = store.state()
     outcome = resolve_next(campaign, ruleset, state)
-    reports_folder(campaign, outcome.turn)  # refused before anything is stored
+    # A reports folder leading elsewhere is refused before anything is stored.
+    check_folder_inside(campaign.root, campaign.reports_dir(outcome.turn))
     store.commit_turn(state, outcome.result, outcome.orders.texts, outcome.orders.digest)
     write_reports(campaign, outcome)
     return outcome

@@ -619,7 +619,7 @@ def render_genealogies(
 
 
 @dataclass
-class Drawing:
+class _Drawing:
     """Everything needed to write any part's DOT and lay it out.
 
     A forked worker finds it in its copy of this module (``_DRAWING``), so
@@ -642,7 +642,7 @@ class Drawing:
         return render_cached(dot, self.render, self.cache)
 
 
-_DRAWING: Drawing | None = None
+_DRAWING: _Drawing | None = None
 
 
 def _draw(indices: list[int]) -> list[str]:
@@ -663,7 +663,7 @@ class PendingGenealogies:
     the plan's order.
     """
 
-    def __init__(self, drawing: Drawing) -> None:
+    def __init__(self, drawing: _Drawing) -> None:
         global _DRAWING
         self.parts = drawing.parts
         self._drawing = drawing
@@ -726,4 +726,4 @@ def start_genealogies(
     continued = {dynasty: {p.root: p for p in group if p.root is not None}
                  for dynasty, group in by_dynasty.items()}
     return PendingGenealogies(
-        Drawing(tuple(parts), family, houses, link_for, render, cache, continued))
+        _Drawing(tuple(parts), family, houses, link_for, render, cache, continued))

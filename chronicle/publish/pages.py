@@ -206,11 +206,6 @@ def render(ctx: SiteContext, write: Write, template: str, rel: str, **values: An
 
 
 # -- helpers the templates share -------------------------------------------------
-def elsewhere_page(ctx: SiteContext, rel: str) -> bool:
-    """Whether another process renders this page (so preparing it here is waste)."""
-    return ctx.shard is not None and elsewhere(ctx, rel)
-
-
 def timeline_items(told: list[tuple[EventView, Markup]], root: str) -> Markup:
     """A life's timeline items, each dated and linked to its turn's chronicle.
 
@@ -341,7 +336,7 @@ def build_turns(ctx: SiteContext, write: Write) -> None:
     for i, turn in enumerate(turns):
         rel = f"turns/turn-{turn.number:03d}/index.html"
         # Asked before telling the turn, which is most of the page's work.
-        if not elsewhere_page(ctx, rel):
+        if not elsewhere(ctx, rel):
             render(ctx, write, "turn.html", rel, turn=turn,
                    sections=sectioned(sentences(ctx, turn.events, _root(rel))),
                    commentary=sanitise_markdown(turn.commentary) if turn.commentary else None,
@@ -350,7 +345,7 @@ def build_turns(ctx: SiteContext, write: Write) -> None:
                    battles=[ctx.data.battles[b] for b in turn.battles],
                    map_svg=ctx.maps.get(turn.number))
         rel = f"dice/turn-{turn.number:03d}/index.html"
-        if not elsewhere_page(ctx, rel):
+        if not elsewhere(ctx, rel):
             render(ctx, write, "dice.html", rel, turn=turn,
                    rows=dice_rows(ctx, turn, _root(rel)))
 

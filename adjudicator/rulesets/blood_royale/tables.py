@@ -92,10 +92,11 @@ class BRRules:
         return self.economy.raise_cost if cost is None else cost
 
 
-def _ints(cls: type[Any], data: Mapping[str, Any], section: str) -> Any:
-    names = [f for f in cls.__dataclass_fields__]
+def _ints(cls: type[Any], data: Mapping[str, Any], section: str, **given: Any) -> Any:
+    """``cls`` from the whole numbers of ``data``, and the fields ``given`` as they are."""
+    names = [f for f in cls.__dataclass_fields__ if f not in given]
     try:
-        return cls(**{name: int(data[name]) for name in names})
+        return cls(**{name: int(data[name]) for name in names}, **given)
     except KeyError as err:
         raise RulesDataError(f"blood-royale {section}: missing entry {err}") from err
     except (TypeError, ValueError) as err:
@@ -110,24 +111,11 @@ def _event_rules(data: Mapping[str, Any]) -> EventRules:
     unknown = sorted(set(table.values()) - set(EVENTS))
     if unknown:
         raise RulesDataError(f"blood-royale events: unknown events {unknown}")
-    fields = {k: v for k, v in data.items() if k != "table"}
-    plain = _ints(_EventInts, fields, "events")
-    missing = [face for face in range(1, plain.die + 1) if face not in table]
+    rules: EventRules = _ints(EventRules, data, "events", table=table)
+    missing = [face for face in range(1, rules.die + 1) if face not in table]
     if missing:
         raise RulesDataError(f"blood-royale events: no event for faces {missing}")
-    return EventRules(table=table, **plain.__dict__)
-
-
-@dataclass(frozen=True)
-class _EventInts:
-    die: int
-    unrest_die: int
-    revolt_at_most: int
-    extraordinary_modifier: int
-    adjacent_revolt_modifier: int
-    garrison: int
-    storm_die: int
-    storm_loss_at_most: int
+    return rules
 
 
 def _unit_types(data: Mapping[str, Any]) -> dict[str, UnitType]:
