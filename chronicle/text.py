@@ -16,7 +16,7 @@ from typing import Any
 
 from adjudicator.events import EVENT_KINDS, Event
 from adjudicator.state import GameState
-from chronicle.publish.data import EventView, _houses, _people
+from chronicle.publish.data import EventView, _houses, people_of
 from chronicle.publish.i18n import translations
 from chronicle.publish.narrative import SILENT, Narrator
 
@@ -49,7 +49,7 @@ class Teller:
             if pid in state.persons}
         cast = GameState(ruleset=state.ruleset, start_year=state.start_year, turn=state.turn,
                          houses=state.houses, persons=named)
-        people = _people(cast, self.views)
+        people = people_of(cast, self.views)
         trans = translations(language)
         self.narrator = Narrator(people, _houses(state, people), trans.gettext,
                                  trans.ngettext, {p.id: p.name for p in state.provinces.values()})

@@ -26,7 +26,8 @@ from site_fixture import (
 )
 
 from chronicle.publish import build_site
-from chronicle.publish.data import load_campaign
+from chronicle.publish.data import Lineage, load_campaign
+from chronicle.publish.errors import PublishError
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_PAGES = ("fixture-wars/battles/b-2-1/index.html", "fixture-wars/wealth/index.html")
@@ -329,3 +330,38 @@ def test_a_cache_entry_planted_as_a_link_is_not_published(campaign: Path, site: 
     assert published == site_files(site)
     assert secret.read_text(encoding="utf-8") == "TOP-SECRET-LOCAL-FILE"  # replaced, not written
     assert not any(entry.is_symlink() for entry in entries)
+
+
+def test_the_people_are_known_before_the_events_are_read(campaign: Path) -> None:
+    """Performance: the genealogies start from ``Lineage`` while the events load; it
+    holds the same people and houses the pages then get, their lives added later."""
+    seen = []
+
+    def early(lineage: Lineage) -> None:
+        seen.append((lineage, {pid: list(p.timeline) for pid, p in lineage.people.items()}))
+
+    data = load_campaign(campaign, on_lineage=early)
+    [(lineage, timelines)] = seen
+    assert lineage.people is data.people and lineage.houses is data.houses
+    assert lineage.campaign == data.campaign and lineage.final is data.final
+    assert not any(timelines.values())
+    assert any(p.timeline for p in data.people.values())
+    assert any(p.death_detail for p in data.people.values())
+
+
+def test_a_load_that_fails_stops_the_early_layouts(campaign: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build that fails after the genealogies started leaves no worker behind."""
+    import multiprocessing
+
+    from chronicle.publish import genealogy
+
+    monkeypatch.setattr(genealogy, "PARALLEL_FROM", 1)
+    copy = tmp_path / "fixture-wars"
+    shutil.copytree(campaign, copy)
+    (copy / "commentary").mkdir(exist_ok=True)
+    (copy / "commentary" / "turn-002.md").write_bytes(b"caf\xe9")
+    with pytest.raises(PublishError, match=r"turn-002\.md"):
+        build_site([copy], tmp_path / "site")
+    assert multiprocessing.active_children() == []
+    assert genealogy._DRAWING is None

@@ -29,15 +29,17 @@ from chronicle.models import TurnRow
 from chronicle.publish import familles
 from chronicle.publish.data import (
     STORE,
+    Lineage,
     SiteData,
     load_campaign,
     read_campaign_toml,
     slugify,
     store_session,
 )
-from chronicle.publish.drawings import add_drawings, prune_caches
+from chronicle.publish.drawings import add_drawings, prune_caches, start_genealogies
 from chronicle.publish.errors import PublishError
 from chronicle.publish.feeds import build_feed, build_search_index, build_sitemap
+from chronicle.publish.genealogy import PendingGenealogies
 from chronicle.publish.pages import BUILDERS, SiteContext, build_svgs, make_context
 from chronicle.publish.parallel import run_builders
 from chronicle.publish.themes import BASE_THEME, environment, static_files, theme_chain
@@ -115,12 +117,16 @@ def fingerprint(folder: Path, chain: list[Path], base_url: str) -> str:
 
 
 # -- building -------------------------------------------------------------------
-def prepare(data: SiteData, *, archive: bool = True) -> SiteContext:
-    """The context of one campaign: templates, translations and drawings."""
+def prepare(data: SiteData, genealogies: PendingGenealogies | None = None, *,
+            archive: bool = True) -> SiteContext:
+    """The context of one campaign: templates, translations and drawings.
+
+    ``genealogies``: the diagrams ``start_genealogies`` already set going.
+    """
     ctx = make_context(data, archive=archive)
     if familles.applies(data):
         return familles.prepare(ctx)
-    add_drawings(ctx)
+    add_drawings(ctx, genealogies)
     return ctx
 
 
@@ -169,8 +175,7 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
         # helper (``parallel``) share their memory instead of copying it.
         gc.disable()
         try:
-            data = load_campaign(summary.folder)
-            ctx = prepare(data)
+            ctx = _load(summary.folder)
         finally:
             gc.freeze()
             gc.enable()
@@ -189,6 +194,27 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
     report.changed = list(writer.changed)
     report.files = len(writer.written)
     return report
+
+
+def _load(folder: Path) -> SiteContext:
+    """Load a campaign and prepare its context, the genealogies set going midway.
+
+    They need only the people (``Lineage``), and laying them out is most of
+    a first build: started before the events are read, they use the core
+    the load leaves idle.
+    """
+    early: list[PendingGenealogies] = []
+
+    def begin(lineage: Lineage) -> None:
+        if lineage.campaign.ruleset != familles.RULESET:
+            early.append(start_genealogies(lineage))
+
+    try:
+        return prepare(load_campaign(folder, on_lineage=begin), early[0] if early else None)
+    except BaseException:
+        for pending in early:
+            pending.cancel()
+        raise
 
 
 def _build_archive(summaries: list[CampaignSummary], writer: Writer) -> None:

@@ -15,7 +15,7 @@ import json
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -296,10 +296,42 @@ def store_session(folder: Path) -> Iterator[tuple[Session, CampaignRow]]:
         store.engine.dispose()
 
 
-def load_campaign(folder: Path) -> SiteData:
-    """Read the store of the campaign in ``folder`` (one pass, public data only)."""
+@dataclass
+class Lineage:
+    """Who is who: the people, the houses and the final state, without the events.
+
+    Read first, so that a caller can set the genealogies going (they need
+    nothing else) while the events and dice, the bulk of a long campaign,
+    are still being read. Death details, timelines and battles are added to
+    the same people once the events are in.
+    """
+
+    campaign: CampaignView
+    final: GameState
+    people: dict[str, PersonView]
+    houses: dict[str, HouseView]
+    turn_rows: list[TurnRow]
+
+
+def load_campaign(folder: Path, *,
+                  on_lineage: Callable[[Lineage], None] | None = None) -> SiteData:
+    """Read the store of the campaign in ``folder`` (one pass, public data only).
+
+    ``on_lineage`` (optional) is called with the people and houses as soon
+    as they are known, before the events are read; everything is read in
+    one transaction, so both parts come from the same state of the store.
+    """
     with store_session(folder) as (session, row):
         turn_rows = list(session.exec(select(TurnRow).order_by(col(TurnRow.number))))
+        archived = list(session.exec(select(ArchiveRow.data)))
+        renunciations = _plain_rows(session, (
+            select(EventRow.payload)
+            .where(EventRow.public == True, EventRow.kind == "renunciation")  # noqa: E712
+            .order_by(col(EventRow.turn), col(EventRow.seq), col(EventRow.id))))
+        lineage = _lineage(folder, row, read_campaign_toml(folder), turn_rows, archived,
+                           [payload for (payload,) in renunciations])
+        if on_lineage is not None:
+            on_lineage(lineage)
         # Plain rows of the columns used, not ORM objects: a long campaign
         # has tens of thousands of events and rolls, and building a
         # model object per row took longer than all the rest of the load.
@@ -315,9 +347,7 @@ def load_campaign(folder: Path) -> SiteData:
                 RollRow.subject, RollRow.dice, RollRow.faces, RollRow.total)
             .where(RollRow.secret == False)  # noqa: E712
             .order_by(col(RollRow.turn), col(RollRow.seq), col(RollRow.id))))
-        meta = read_campaign_toml(folder)
-        archived = list(session.exec(select(ArchiveRow.data)))
-        return _assemble(folder, row, meta, turn_rows, events, rolls, archived)
+        return _assemble(folder, lineage, events, rolls)
 
 
 def _plain_rows(session: Session, statement: Any) -> list[tuple[Any, ...]]:
@@ -338,13 +368,11 @@ def _plain_rows(session: Session, statement: Any) -> list[tuple[Any, ...]]:
         cursor.close()
 
 
-def _assemble(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: list[TurnRow],
-              event_rows: Sequence[Any], roll_rows: Sequence[Any],
-              archived: list[str] | None = None) -> SiteData:
+def _lineage(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: list[TurnRow],
+             archived: list[str], renunciations: Sequence[str]) -> Lineage:
     # Turn snapshots hold the living; the dead of every turn are in the archive.
     final = load_snapshot(turn_rows[-1].snapshot if turn_rows else row.initial,
-                          (archived or []) if turn_rows else ())
-    years = {t.number: t.year for t in turn_rows}
+                          archived if turn_rows else ())
     finished = final.finished or row.seed_revealed is not None
     campaign = CampaignView(
         slug=slugify(str(meta.get("slug") or row.slug), "campaign"),
@@ -364,12 +392,20 @@ def _assemble(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: l
         turn=final.turn,
         year=final.year,
     )
+    people = _people(final, _renounced(_json_list(list(renunciations))))
+    return Lineage(campaign=campaign, final=final, people=people,
+                   houses=_houses(final, people), turn_rows=turn_rows)
+
+
+def _assemble(folder: Path, lineage: Lineage, event_rows: Sequence[Any],
+              roll_rows: Sequence[Any]) -> SiteData:
+    years = {t.number: t.year for t in lineage.turn_rows}
     # Unpacked in the order load_campaign selects them.
     decoded = _json_list([f"[{payload},{subjects or '[]'},{houses or '[]'}]"
                           for _t, _s, _p, _k, payload, subjects, houses in event_rows])
     events = [_event(e, years, *parsed) for e, parsed in zip(event_rows, decoded, strict=True)]
-    people = _people(final, events)
-    houses = _houses(final, people)
+    people, final = lineage.people, lineage.final
+    _add_lives(people, events)
     battles = _battles(events, {p.id: p.name for p in final.provinces.values()})
     for battle in battles.values():
         for pid in battle.commanders:
@@ -377,11 +413,11 @@ def _assemble(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: l
                 people[pid].battles.append(battle.id)
     wealth = [_wealth(e) for e in events if e.kind == "wealth"]
     wealth.sort(key=lambda w: (w.turn, w.house))
-    turns = _turns(folder, turn_rows, events, roll_rows, battles)
+    turns = _turns(folder, lineage.turn_rows, events, roll_rows, battles)
     if turns:
         turns[-1]._state = final
-    return SiteData(campaign=campaign, houses=houses, people=people, turns=turns,
-                    battles=battles, wealth=wealth, final=final)
+    return SiteData(campaign=lineage.campaign, houses=lineage.houses, people=people,
+                    turns=turns, battles=battles, wealth=wealth, final=final)
 
 
 def _json_list(texts: list[str]) -> list[Any]:
@@ -399,16 +435,32 @@ def _event(row: tuple[Any, ...], years: dict[int, int], payload: Any, subjects: 
                      houses=tuple(str(h) for h in houses if h))
 
 
-def _people(state: GameState, events: list[EventView]) -> dict[str, PersonView]:
+def people_of(state: GameState, events: list[EventView]) -> dict[str, PersonView]:
+    """The people of ``state``, with the lives ``events`` tell (as a load makes them)."""
+    people = _people(state, _renounced(e.payload for e in events if e.kind == "renunciation"))
+    _add_lives(people, events)
+    return people
+
+
+def _renounced(payloads: Iterable[Any]) -> dict[str, dict[str, str]]:
+    """Person -> dynasty -> the number renounced there, the latest renunciation last."""
     renounced: dict[str, dict[str, str]] = defaultdict(dict)
-    details: dict[str, str] = {}
+    for payload in payloads:
+        if isinstance(payload, dict):
+            renounced[str(payload.get("person"))][str(payload.get("dynasty"))] = str(
+                payload.get("ref"))
+    return renounced
+
+
+def _add_lives(people: dict[str, PersonView], events: list[EventView]) -> None:
+    """Each person's timeline (the events naming them) and how they died."""
     timeline: dict[str, list[EventView]] = defaultdict(list)
     for event in events:
         pl = event.payload
-        if event.kind == "renunciation":
-            renounced[str(pl.get("person"))][str(pl.get("dynasty"))] = str(pl.get("ref"))
-        elif event.kind == "death":
-            details[str(pl.get("person"))] = str(pl.get("detail") or "")
+        if event.kind == "death":
+            person = people.get(str(pl.get("person")))
+            if person is not None:
+                person.death_detail = str(pl.get("detail") or "")
         for pid in dict.fromkeys(event.subjects):
             timeline[pid].append(event)
         for key in ("commanders",):
@@ -416,8 +468,15 @@ def _people(state: GameState, events: list[EventView]) -> dict[str, PersonView]:
                 for pid in side.get(key, []):
                     if event not in timeline[str(pid)]:
                         timeline[str(pid)].append(event)
-    people: dict[str, PersonView] = {}
     # ``events`` come in turn and sequence order, so each timeline already is.
+    for pid, told in timeline.items():
+        person = people.get(pid)
+        if person is not None:
+            person.timeline = told
+
+
+def _people(state: GameState, renounced: dict[str, dict[str, str]]) -> dict[str, PersonView]:
+    people: dict[str, PersonView] = {}
     for p in sorted(state.persons.values(), key=lambda p: (p.seq, p.id)):
         gone = renounced.get(p.id) or {}
         first = p.refs.get(p.dynasty or "") or gone.get(p.dynasty or "")
@@ -425,12 +484,12 @@ def _people(state: GameState, events: list[EventView]) -> dict[str, PersonView]:
         slug = f"{slugify(ref)}-{slugify(p.id)}" if ref else slugify(p.id, "person")
         people[p.id] = PersonView(
             id=p.id, slug=slug, name=p.name, sex=p.sex, born=p.born, died=p.died,
-            death_cause=p.death_cause, death_detail=details.get(p.id, ""), dynasty=p.dynasty,
+            death_cause=p.death_cause, death_detail="", dynasty=p.dynasty,
             court=p.court, father=p.father, mother=p.mother, spouse=p.spouse,
             refs=dict(sorted(p.refs.items())), renounced=dict(sorted(gone.items())),
             constitution=p.constitution, command=p.command, ruse=p.ruse, founder=p.founder,
             prisoner_of=p.prisoner_of, unit=p.unit, widowed_queen=p.widowed_queen,
-            king_consort=p.king_consort, seq=p.seq, timeline=timeline.get(p.id) or [])
+            king_consort=p.king_consort, seq=p.seq)
     for m in state.marriages:
         for a, b in ((m.husband, m.wife), (m.wife, m.husband)):
             if a in people and b not in people[a].spouses:

@@ -20,8 +20,9 @@ from pathlib import Path
 
 from chronicle.publish import cache, charts, genealogy, mapsvg
 from chronicle.publish.cache import RenderCache
-from chronicle.publish.data import TurnView
-from chronicle.publish.pages import SiteContext, title_of
+from chronicle.publish.data import Lineage, TurnView
+from chronicle.publish.i18n import translations
+from chronicle.publish.pages import SiteContext, ruler_title
 
 MAP_VERSION = "map-1"
 
@@ -40,21 +41,38 @@ def prune_caches(folder: Path, before: float) -> int:
     return sum(len(cache.prune(path, before)) for path in found if path is not None)
 
 
-def add_genealogies(ctx: SiteContext) -> None:
-    data = ctx.data
-    rulers = {pid for h in data.houses.values() for pid, _s, _e in h.rulers}
-    reigning = {h.ruler for h in data.houses.values() if h.ruler and not h.eliminated}
-    people = [genealogy.TreePerson(
+def start_genealogies(lineage: Lineage) -> genealogy.PendingGenealogies:
+    """Set every dynasty's diagrams going from the people alone (``Lineage``).
+
+    Called while the rest of the campaign loads: the layouts, most of a
+    first build's work, then use the core the load leaves idle.
+    """
+    people, houses = lineage.people, lineage.houses
+    _ = translations(lineage.campaign.language).gettext
+    rulers = {pid for h in houses.values() for pid, _s, _e in h.rulers}
+    reigning = {h.ruler for h in houses.values() if h.ruler and not h.eliminated}
+    tree = [genealogy.TreePerson(
         id=p.id, name=p.name, sex=p.sex, born=p.born, died=p.died, dynasty=p.dynasty,
         father=p.father, mother=p.mother, refs=p.refs, ruler=p.id in reigning,
-        was_ruler=p.id in rulers, title=title_of(ctx, p)) for p in data.person_order()]
+        was_ruler=p.id in rulers, title=ruler_title(_, houses, p))
+        for p in sorted(people.values(), key=lambda p: (p.seq, p.id))]
     marriages = [genealogy.TreeMarriage(husband=m.husband, wife=m.wife, year=m.year)
-                 for m in data.final.marriages]
-    slugs = {p.id: p.slug for p in data.people.values()}
-    pending = genealogy.start_genealogies(
-        people, marriages, data.final.houses,
+                 for m in lineage.final.marriages]
+    slugs = {p.id: p.slug for p in people.values()}
+    return genealogy.start_genealogies(
+        tree, marriages, lineage.final.houses,
         lambda pid: f"../people/{slugs[pid]}/index.html" if pid in slugs else None,
-        cache_dir=cache_dir(ctx, "graphviz"))
+        cache_dir=cache.inside(lineage.campaign.folder, ".cache", "graphviz"))
+
+
+def add_genealogies(ctx: SiteContext, pending: genealogy.PendingGenealogies | None = None,
+                    ) -> None:
+    """Name the diagrams in ``ctx``; ``pending``: those ``start_genealogies`` started."""
+    if pending is None:
+        data = ctx.data
+        pending = start_genealogies(Lineage(campaign=data.campaign, final=data.final,
+                                            people=data.people, houses=data.houses,
+                                            turn_rows=[]))
     for part in pending.parts:
         name = f"genealogy/{part.filename}"
         ctx.genealogies.setdefault(part.dynasty, []).append((name, part.title))
@@ -146,7 +164,8 @@ def add_maps(ctx: SiteContext) -> None:
         ctx.maps[turn.number] = name
 
 
-def add_drawings(ctx: SiteContext) -> None:
-    add_genealogies(ctx)
+def add_drawings(ctx: SiteContext,
+                 genealogies: genealogy.PendingGenealogies | None = None) -> None:
+    add_genealogies(ctx, genealogies)
     add_charts(ctx)
     add_maps(ctx)

@@ -684,19 +684,23 @@ class PendingGenealogies:
         else:
             self._svgs = [drawing.svg(i) for i in range(len(self.parts))]
 
-    def result(self) -> Genealogies:
+    def cancel(self) -> None:
+        """Stop the layouts not yet started, as when the build fails before using them."""
         global _DRAWING
+        self._futures = []
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        if _DRAWING is self._drawing:
+            _DRAWING = None
+
+    def result(self) -> Genealogies:
         try:
             for chunk, future in self._futures:
                 for index, svg in zip(chunk, future.result(), strict=True):
                     self._svgs[index] = svg
         finally:
-            self._futures = []
-            if self._pool is not None:
-                self._pool.shutdown(wait=True, cancel_futures=True)
-                self._pool = None
-            if _DRAWING is self._drawing:
-                _DRAWING = None
+            self.cancel()
         svgs = {part.filename: svg for part, svg in zip(self.parts, self._svgs, strict=True)
                 if svg is not None}
         return Genealogies(self.parts, svgs)

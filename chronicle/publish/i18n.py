@@ -43,6 +43,14 @@ def translations(language: str) -> NullTranslations:
     path = catalog_path(language)
     if language == "en" or not path.is_file():
         return NullTranslations()
+    stat = path.stat()
+    return _compiled(path, language, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _compiled(path: Path, language: str, _mtime: int, _size: int) -> Translations:
+    # A build asks several times (templates, sentences, diagrams); the
+    # catalogue's date and size in the key let an edited one be read again.
     with path.open("rb") as fh:
         catalog = read_po(fh, locale=language, domain=DOMAIN)
     buffer = io.BytesIO()

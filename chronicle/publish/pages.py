@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 import zlib
 from bisect import bisect_left
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -298,9 +298,14 @@ def sectioned(told: list[tuple[EventView, Markup]]) -> list[tuple[str, list[tupl
 
 def title_of(ctx: SiteContext, person: PersonView) -> str | None:
     """A ruler's title (localised), for pages and genealogy labels."""
-    _ = ctx._
+    return ruler_title(ctx._, ctx.data.houses, person)
+
+
+def ruler_title(_: Callable[[str], str], houses: Mapping[str, HouseView],
+                person: PersonView) -> str | None:
+    """``title_of`` before there is a context: the genealogies start earlier."""
     for hid, _start, end in person.reigns:
-        house = ctx.data.houses.get(hid)
+        house = houses.get(hid)
         if house is None:
             continue
         values = {"house": house.name}
