@@ -157,3 +157,21 @@ def test_commentary_is_sanitised(payload: str) -> None:
     html = str(sanitise_markdown(f"# Title\n\n{payload}\n\n[a]({payload})"))
     assert unsafe_markup("commentary", html) == []
     assert "<h3>Title</h3>" in html
+
+
+def test_the_feed_holds_the_latest_turns_newest_first(data: SiteData,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader polls the feed for news: the latest turns only, the site keeps the rest."""
+    from chronicle.publish import feeds
+
+    monkeypatch.setattr(feeds, "FEED_TURNS", 3)
+    write = FakeWriter()
+    feeds.build_feed(prepare(data), write)
+    feed = write.pages["fixture-wars/feed.atom"]
+    numbers = [t.number for t in data.turns]
+    assert len(numbers) > 3
+    entries = [f"urn:chronicle:fixture-wars:turn:{n}</id>" for n in reversed(numbers[-3:])]
+    assert feed.count("<entry>") == 3
+    positions = [feed.index(entry) for entry in entries]
+    assert positions == sorted(positions)
+    assert f"urn:chronicle:fixture-wars:turn:{numbers[-4]}</id>" not in feed

@@ -18,8 +18,15 @@ def _stamp(year: int) -> str:
     return f"{max(year, 1):04d}-01-01T00:00:00Z"
 
 
+FEED_TURNS = 20
+
+
 def build_feed(ctx: SiteContext, write: Write) -> None:
-    """``<campaign>/feed.atom``: one entry per turn, newest first.
+    """``<campaign>/feed.atom``: one entry per turn, newest first, the latest ``FEED_TURNS``.
+
+    A reader polls the feed for what is new; the whole chronicle stays on
+    the site. Every turn in it would make a long campaign's feed megabytes,
+    fetched again at every poll.
 
     Links are absolute when the context has a ``base_url``. Like a page, the
     feed is made by one process only when several share the build.
@@ -40,7 +47,7 @@ def build_feed(ctx: SiteContext, write: Write) -> None:
              f"<updated>{updated}</updated>",
              f'<link rel="alternate" href={quoteattr(base + "index.html")}/>',
              f"<author><name>{escape(author)}</name></author>"]
-    for turn in reversed(data.turns):
+    for turn in reversed(data.turns[-FEED_TURNS:]):
         href = f"{base}turns/turn-{turn.number:03d}/index.html"
         told = "".join(f"<p>{text}</p>" for _e, text in turn_told(ctx, turn))
         if familles.applies(data):  # a card game has moves, not years

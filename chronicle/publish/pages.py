@@ -151,9 +151,11 @@ def shares(data: SiteData, count: int) -> dict[str, int]:
     cuts = [people[k * len(people) // count].born for k in range(1, count)] if people else []
     for turn in data.turns:
         owners[f"turns/turn-{turn.number:03d}/index.html"] = bisect_left(cuts, turn.year)
-    # The feed tells every turn again: it goes to the first process, which
-    # has the other files to wait for (the genealogies) and finishes early.
-    owners["feed.atom"] = owners["search-index.json"] = 0
+    # Both come after the pages: the first process also writes the
+    # genealogies at the end, so the feed, which tells its turns again, goes
+    # to the last.
+    owners["search-index.json"] = 0
+    owners["feed.atom"] = count - 1
     return owners
 
 
