@@ -7,6 +7,7 @@ thresholds to take those paths and compare with the plain ones.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,23 @@ def test_pages_shared_between_two_processes_give_the_same_site(
     assert sorted(shared.changed) == sorted(alone.changed)
     again = build_site([campaign], tmp_path / "shared")
     assert again.changed == [] and again.removed == []
+
+
+def test_genealogies_started_during_the_load_give_the_same_site(
+        campaign: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The diagrams laid out by workers forked midway through the load (``Lineage``),
+    with no cache, while two processes share the pages: the same bytes as one process."""
+    alone = build_site([campaign], tmp_path / "alone")
+    cached = campaign / ".cache"
+    copy = tmp_path / "fixture-wars"
+    shutil.copytree(campaign, copy, ignore=lambda folder, _names: (
+        [".cache"] if Path(folder) == campaign else []))
+    assert not (copy / ".cache").exists() and cached.is_dir()
+    monkeypatch.setattr(genealogy, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(parallel, "MIN_PAGES", 0)
+    early = build_site([copy], tmp_path / "early")
+    assert site_files(tmp_path / "early") == site_files(tmp_path / "alone")
+    assert early.files == alone.files
 
 
 def test_a_page_changed_in_the_helper_process_is_reported(
