@@ -192,6 +192,25 @@ def test_a_campaign_overrides_templates_and_static_files(campaign: Path, tmp_pat
     assert "Our own" not in (out / "fixture-wars/index.html").read_text(encoding="utf-8")
 
 
+def test_a_campaign_overrides_the_masthead_every_page_shares(campaign: Path,
+                                                           tmp_path: Path) -> None:
+    """The masthead is rendered once per folder depth (``fragment``); an override still
+    reaches every page, with links right for that depth."""
+    copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
+    (copy / "theme/templates").mkdir(parents=True)
+    (copy / "theme/templates/masthead.html").write_text(
+        '<p class="ours"><a href="{{ root }}houses/index.html">Our houses</a></p>\n',
+        encoding="utf-8")
+    out = tmp_path / "site"
+    build_site([copy], out)
+    home = (out / "fixture-wars/index.html").read_text(encoding="utf-8")
+    person = next((out / "fixture-wars/people").glob("*/index.html")).read_text(
+        encoding="utf-8")
+    assert '<a href="houses/index.html">Our houses</a>' in home
+    assert '<a href="../../houses/index.html">Our houses</a>' in person
+    assert broken_links(out) == []
+
+
 def test_the_seed_is_published_once_revealed(campaign: Path, tmp_path: Path) -> None:
     """DESIGN.md: the seed is revealed in the archive when the campaign ends."""
     import sqlite3

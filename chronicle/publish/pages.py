@@ -198,13 +198,34 @@ def render(ctx: SiteContext, write: Write, template: str, rel: str, **values: An
     narrator = ctx.narrator
     page = ctx.env.get_template(template).render(
         ctx=ctx, data=ctx.data, campaign=ctx.data.campaign, root=root,
-        site_root=root + "../" if ctx.archive else root,
+        site_root=_site_root(ctx, root),
+        fragment=lambda name: fragment(ctx, name, root),
         person=lambda pid: narrator.person(pid, root),
         people_list=lambda pids: narrator.people_list(pids, root),
         house=lambda hid: narrator.house(hid, root),
         say=lambda event: narrator.sentence(event, root),
         **values)
     write(ctx.prefix + rel, page)
+
+
+def _site_root(ctx: SiteContext, root: str) -> str:
+    return root + "../" if ctx.archive else root
+
+
+def fragment(ctx: SiteContext, template: str, root: str) -> Markup:
+    """``template`` rendered once per folder depth, for every page there.
+
+    The masthead and the footer are the same on every page of a folder
+    depth; rendered anew, they were a tenth of each character page's work.
+    A fragment sees only what is the same for the whole campaign.
+    """
+    key = ("fragment", template, root)
+    html = ctx.memo.get(key)
+    if html is None:
+        html = ctx.memo[key] = Markup(ctx.env.get_template(template).render(
+            ctx=ctx, data=ctx.data, campaign=ctx.data.campaign, root=root,
+            site_root=_site_root(ctx, root)))
+    return Markup(html)
 
 
 # -- helpers the templates share -------------------------------------------------
