@@ -13,15 +13,19 @@ build with nothing changed, also as a share of the full build, and the time
 of a full build into an empty folder once the Graphviz cache is warm (the
 campaign folder keeps it, so this is every full build after the first); then
 Pelican building as many Markdown articles as each build wrote pages, in the
-same run, and the ratios of pages per second, cold and warm; then genealogy
+same run, and the ratios of pages per second, cold and warm. Each kind of
+full build runs ``--runs`` times (3), each into a new folder, and the median
+is reported, with every run's time beside the ratio. Everything is written
+in memory (``/dev/shm``) where the machine has enough of it, ``--on-disk``
+in the system's temporary folder; then genealogy
 layout times (a 500-person dynasty in one diagram
 and split, and a deep 10,000-person dynasty split). Campaigns are made in a
 temporary folder (``--keep`` keeps them, and the sites, for a look).
 
 Making campaigns and building sites go through :func:`make_demo`,
 :func:`make_synthetic` and :func:`build_chronicle` only. Campaigns are played
-in a separate process, and both generators are imported before their clocks
-start.
+in a separate process; every timed build, Chronicle's or Pelican's, runs in a
+new process of its own, both generators imported before its clock starts.
 """
 
 from __future__ import annotations
@@ -55,10 +59,12 @@ PARTS = ("demo", "synthetic", "pelican", "genealogy")
 class Timing:
     label: str
     pages: int
-    first: float
+    first: float  # the median full build
     second: float
-    warm: float | None = None  # a full build with the Graphviz cache warm
+    warm: float | None = None  # the median full build with the Graphviz cache warm
     articles: int = 0  # Pelican's: the Markdown articles it was given
+    firsts: tuple[float, ...] = ()  # every full build, in the order they ran
+    warms: tuple[float, ...] = ()
 
     @property
     def rate(self) -> float:
@@ -83,18 +89,35 @@ def count_pages(site: Path) -> int:
     return sum(1 for _ in site.rglob("*.html"))
 
 
-def timed(action: Callable[[], object]) -> float:
-    """Seconds taken by ``action``, from a clean heap, once earlier writes are on disk.
+def timed(action: Callable[..., object], *args: Any) -> float:
+    """Seconds ``action(*args)`` takes in a new interpreter, as a command run anew.
+
+    A build in this process would find the templates of an earlier build
+    compiled and its caches full; each runs in a process of its own, with
+    the generators imported before the clock starts (see ``_timed_here``).
+    """
+    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as runner:
+        return runner.submit(_timed_here, action, *args).result()
+
+
+def _timed_here(action: Callable[..., object], *args: Any) -> float:
+    """In the new process: the time of ``action``, from a clean heap, earlier writes on disk.
 
     The setup (a campaign played, articles written) leaves the kernel
-    writing back, and earlier steps of this run may leave garbage for the
-    collector: both are settled first, so neither is counted in the build.
+    writing back: that is settled first, so it is not counted in the build.
     """
+    import chronicle.publish  # noqa: F401
+    try:
+        import pelican
+        import pelican.settings  # noqa: F401
+    except ImportError:
+        pass
+    logging.getLogger("pelican").setLevel(logging.ERROR)
     gc.collect()
     if hasattr(os, "sync"):
         os.sync()
     started = time.perf_counter()
-    action()
+    action(*args)
     return time.perf_counter() - started
 
 
@@ -143,7 +166,8 @@ def build_chronicle(campaign: Path, site: Path) -> None:
     build_site([campaign], site)
 
 
-def bench_chronicle(label: str, make: Callable[[Path], Path], work: Path) -> Timing:
+def bench_chronicle(label: str, make: Callable[[Path], Path], work: Path,
+                    runs: int = 1) -> Timing:
     print(f"{label}: making the campaign…", flush=True)
     started = time.perf_counter()
     # Played in a process of its own: the build then starts from a clean
@@ -152,16 +176,26 @@ def bench_chronicle(label: str, make: Callable[[Path], Path], work: Path) -> Tim
         campaign = player.submit(make, work / f"{label}-campaign").result()
     print(f"{label}: played in {time.perf_counter() - started:.1f} s; building…", flush=True)
     site = work / f"{label}-site"
-    first_time = timed(lambda: build_chronicle(campaign, site))
+    firsts = [timed(build_chronicle, campaign, site)]
     pages = count_pages(site)
-    second_time = timed(lambda: build_chronicle(campaign, site))
-    # A new folder, not the first one emptied: ext4 searches long for free
-    # inodes among those deleted in the last half minute, and that would be
-    # measured instead of the build.
-    warm_time = timed(lambda: build_chronicle(campaign, work / f"{label}-site-warm"))
+    second_time = timed(build_chronicle, campaign, site)
+    # Every other build goes to a new folder, not one emptied: ext4 searches
+    # long for free inodes among those deleted in the last half minute, and
+    # that would be measured instead of the build.
+    for run in range(2, runs + 1):
+        shutil.rmtree(campaign / ".cache", ignore_errors=True)  # a first build again
+        firsts.append(timed(build_chronicle, campaign, work / f"{label}-site-{run}"))
+    warms = [timed(build_chronicle, campaign, work / f"{label}-site-warm-{run}")
+             for run in range(1, runs + 1)]
     people = _people(campaign)
-    return Timing(f"chronicle {label} ({people} people)", pages, first_time, second_time,
-                  warm_time)
+    return Timing(f"chronicle {label} ({people} people)", pages, median(firsts), second_time,
+                  median(warms), firsts=tuple(firsts), warms=tuple(warms))
+
+
+def median(times: list[float]) -> float:
+    ordered = sorted(times)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def _people(campaign: Path) -> int:
@@ -223,16 +257,18 @@ def build_pelican(content: Path, output: Path) -> None:
     pelican.Pelican(settings).run()
 
 
-def bench_pelican(articles: int, work: Path) -> Timing:
+def bench_pelican(articles: int, work: Path, runs: int = 1) -> Timing:
     logging.getLogger("pelican").setLevel(logging.ERROR)
     content = work / f"pelican-{articles}-content"
     output = work / f"pelican-{articles}-site"
     write_articles(content, articles)
-    first_time = timed(lambda: build_pelican(content, output))
+    firsts = [timed(build_pelican, content, output)]
     pages = count_pages(output)
-    second_time = timed(lambda: build_pelican(content, output))
-    return Timing(f"pelican ({articles} articles)", pages, first_time, second_time,
-                  articles=articles)
+    second_time = timed(build_pelican, content, output)
+    firsts += [timed(build_pelican, content, work / f"pelican-{articles}-site-{run}")
+               for run in range(2, runs + 1)]
+    return Timing(f"pelican ({articles} articles)", pages, median(firsts), second_time,
+                  articles=articles, firsts=tuple(firsts))
 
 
 # -- genealogy -----------------------------------------------------------------------
@@ -308,15 +344,44 @@ def report(results: list[Timing]) -> str:
         theirs = min(pelicans, key=lambda t: (abs(t.articles - timing.pages), t.articles))
         if theirs.rate:
             lines.append(f"{timing.label}: {timing.rate:.0f} pages/s against Pelican's "
-                         f"{theirs.rate:.0f}: {timing.rate / theirs.rate:.2f}×")
+                         f"{theirs.rate:.0f}: {timing.rate / theirs.rate:.2f}×"
+                         f"{_spread(timing.firsts, theirs.firsts)}")
             if timing.warm_rate is not None:
                 lines.append(f"{timing.label}, Graphviz cache warm: {timing.warm_rate:.0f} "
-                             f"pages/s: {timing.warm_rate / theirs.rate:.2f}×")
+                             f"pages/s: {timing.warm_rate / theirs.rate:.2f}×"
+                             f"{_spread(timing.warms, theirs.firsts)}")
     for timing in results:
         if timing.label.startswith("chronicle") and timing.first:
             lines.append(f"{timing.label}: unchanged rebuild {timing.second:.3f} s, "
                          f"{100 * timing.second / timing.first:.1f} % of the full build")
     return "\n".join(lines)
+
+
+def _spread(ours: tuple[float, ...], theirs: tuple[float, ...]) -> str:
+    """Every run's seconds, when there were several (the ratio is of the medians)."""
+    if len(ours) < 2 and len(theirs) < 2:
+        return ""
+    def seconds(times: tuple[float, ...]) -> str:
+        return ", ".join(f"{t:.2f}" for t in times)
+    return f" (builds of {seconds(ours)} s; Pelican {seconds(theirs)} s)"
+
+
+MEMORY = Path("/dev/shm")
+MEMORY_NEEDED = 4 * 2**30  # every site of a run is kept until the end: about 2.5 GB
+
+
+def _scratch(on_disk: bool) -> str | None:
+    """The folder to work in: memory where the machine offers enough of it.
+
+    Both generators write there, so the comparison stays fair either way; on
+    disk, how fast files can be made depends on what the file system did
+    just before (ext4 is slow for minutes after many deletions, such as an
+    earlier run's), which swamps the differences between builds.
+    """
+    if not on_disk and MEMORY.is_dir() and os.access(MEMORY, os.W_OK) \
+            and shutil.disk_usage(MEMORY).free > MEMORY_NEEDED:
+        return str(MEMORY)
+    return None  # the system's temporary folder
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -327,24 +392,29 @@ def main(argv: list[str] | None = None) -> None:
                         help="articles for Pelican (default: as many as each build's pages)")
     parser.add_argument("--keep", type=Path, default=None,
                         help="make everything in this (new) folder and keep it")
+    parser.add_argument("--on-disk", action="store_true",
+                        help="work in the system's temporary folder, not in memory")
+    parser.add_argument("--runs", type=int, default=3,
+                        help="full builds of each kind, each into a new folder; the "
+                             "median is reported (default: 3)")
     args = parser.parse_args(argv)
     parts = args.only or list(PARTS)
     if "pelican" in parts:
         _pelican()
-    if {"demo", "synthetic"} & set(parts):
-        import chronicle.publish  # noqa: F401  # imported before timing, as Pelican is
-    work = args.keep or Path(tempfile.mkdtemp(prefix="chronicle-bench-"))
+    work = args.keep or Path(tempfile.mkdtemp(prefix="chronicle-bench-",
+                                              dir=_scratch(args.on_disk)))
     work.mkdir(parents=True, exist_ok=True)
+    print(f"working in {work}", flush=True)
     results: list[Timing] = []
     try:
         if "demo" in parts:
-            results.append(bench_chronicle("demo", make_demo, work))
+            results.append(bench_chronicle("demo", make_demo, work, args.runs))
         if "synthetic" in parts:
-            results.append(bench_chronicle("synthetic", make_synthetic, work))
+            results.append(bench_chronicle("synthetic", make_synthetic, work, args.runs))
         if "pelican" in parts:
             counts = [args.pelican_articles] if args.pelican_articles else \
                 sorted({t.pages for t in results}) or [1000]
-            results += [bench_pelican(count, work) for count in counts]
+            results += [bench_pelican(count, work, args.runs) for count in counts]
         if results:
             print()
             print(report(results))
