@@ -216,7 +216,7 @@ def fragment(ctx: SiteContext, template: str, root: str) -> Markup:
     """``template`` rendered once per folder depth, for every page there.
 
     The masthead and the footer are the same on every page of a folder
-    depth; rendered anew, they were a tenth of each character page's work.
+    depth; rendered once, they save about a twentieth of a character page's work.
     A fragment sees only what is the same for the whole campaign.
     """
     key = ("fragment", template, root)
