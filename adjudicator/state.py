@@ -19,11 +19,21 @@ YEARS_PER_TURN = 5
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
+_FIELD_SETS: dict[type, frozenset[str]] = {}
+
+
 def _field_names(cls: type) -> tuple[str, ...]:
     names = _FIELDS.get(cls)
     if names is None:
         names = tuple(f.name for f in fields(cls))
         _FIELDS[cls] = names
+    return names
+
+
+def _field_set(cls: type) -> frozenset[str]:
+    names = _FIELD_SETS.get(cls)
+    if names is None:
+        names = _FIELD_SETS[cls] = frozenset(_field_names(cls))
     return names
 
 
@@ -52,7 +62,11 @@ class _Data:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
-        names = _field_names(cls)
+        names = _field_set(cls)
+        if names.issuperset(data):
+            # A snapshot written by this version: every key is a field. Decoding
+            # every person who ever lived is most of a long campaign's load.
+            return cls(**data)
         return cls(**{k: v for k, v in data.items() if k in names})
 
 

@@ -183,3 +183,18 @@ def test_store_setup_rolls_are_recorded(tmp_path: Path) -> None:
                         " AND turn = 0").fetchall()
     con.close()
     assert found == [(0, 1)]
+
+
+def test_a_snapshot_decodes_to_the_state_it_was_made_from() -> None:
+    """Snapshots are the store's record of each turn: a person, house or unit comes
+    back field for field; a key an older or newer version wrote is ignored."""
+    from adjudicator.state import GameState, Person
+
+    state = GameState(ruleset="dynasty", start_year=1300, turn=3)
+    state.persons["E1"] = Person(id="E1", name="Edward", sex="M", born=1280,
+                                 dynasty="england", refs={"england": "E1000"}, seq=1)
+    again = GameState.from_dict(json.loads(json.dumps(state.to_dict())))
+    assert again.to_dict() == state.to_dict()
+    assert again.persons["E1"] == state.persons["E1"]
+    written = state.persons["E1"].to_dict() | {"nickname": "Longshanks"}
+    assert Person.from_dict(written) == state.persons["E1"]
