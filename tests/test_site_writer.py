@@ -89,3 +89,29 @@ def test_writer_keeps_an_unchanged_group_only_if_its_files_are_there(tmp_path: P
     assert (tmp_path / "c/index.html").exists()
     (tmp_path / "c/index.html").unlink()
     assert not Writer(tmp_path).keep_group("c")
+
+
+def test_writer_writes_every_byte_when_the_system_takes_them_in_pieces(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write may take fewer bytes than given (a signal, a full pipe): the rest follows.
+    Folders several levels deep that do not exist yet are made on the way."""
+    import os
+
+    from chronicle.publish import writer as writer_module
+
+    real_write = os.write
+    calls = []
+
+    def in_pieces(fd: int, data: bytes | memoryview) -> int:
+        calls.append(len(data))
+        return real_write(fd, bytes(data[:7]))
+
+    monkeypatch.setattr(writer_module.os, "write", in_pieces)
+    text = "Édouard ⚭ Philippa, 1328. " * 40
+    writer = Writer(tmp_path / "site")
+    writer.write("people/e1100-edward/deeper/index.html", text)
+    writer.finish()
+    monkeypatch.undo()
+    assert (tmp_path / "site/people/e1100-edward/deeper/index.html").read_text(
+        encoding="utf-8") == text
+    assert len(calls) > 100
