@@ -49,7 +49,7 @@ from typing import Any
 SYNTHETIC_HOUSES = 10
 SYNTHETIC_TURNS = 100
 # Five centuries of births compound: the same players end with 5,500 people
-# on one seed and 50,000 on another. This one ends with about 11,000, the
+# on one seed and 65,000 on another. This one ends with about 11,000, the
 # size the benchmark is meant to measure; the report gives the exact count.
 SYNTHETIC_SEED = "s3"
 PARTS = ("demo", "synthetic", "pelican", "genealogy")
@@ -398,6 +398,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="full builds of each kind, each into a new folder; the "
                              "median is reported (default: 3)")
     args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
     parts = args.only or list(PARTS)
     if "pelican" in parts:
         _pelican()
