@@ -30,21 +30,22 @@ MAP_VERSION = "map-1"
 CACHES = ("graphviz", "maps")
 
 
-def cache_dir(ctx: SiteContext, name: str) -> Path | None:
-    """The campaign's ``.cache/<name>`` folder, or None where links lead it elsewhere."""
-    return cache.inside(ctx.data.campaign.folder, ".cache", name)
+def cache_dir(campaign: Path, name: str) -> Path | None:
+    """The ``.cache/<name>`` folder of the campaign in ``campaign``, or None where
+    links lead it elsewhere."""
+    return cache.inside(campaign, ".cache", name)
 
 
 def prune_caches(folder: Path, before: float) -> int:
     """Drop the drawings of ``folder``'s campaign that no build used since ``before``."""
-    found = (cache.inside(folder, ".cache", name) for name in CACHES)
+    found = (cache_dir(folder, name) for name in CACHES)
     return sum(len(cache.prune(path, before)) for path in found if path is not None)
 
 
 def start_genealogies(lineage: Lineage) -> genealogy.PendingGenealogies:
     """Set every dynasty's diagrams going from the people alone (``Lineage``).
 
-    Called while the rest of the campaign loads: the layouts, most of a
+    Called while the rest of the campaign loads: the layouts, a third of a
     first build's work, then use the core the load leaves idle.
     """
     people, houses = lineage.people, lineage.houses
@@ -62,7 +63,7 @@ def start_genealogies(lineage: Lineage) -> genealogy.PendingGenealogies:
     return genealogy.start_genealogies(
         tree, marriages, lineage.final.houses,
         lambda pid: f"../people/{slugs[pid]}/index.html" if pid in slugs else None,
-        cache_dir=cache.inside(lineage.campaign.folder, ".cache", "graphviz"))
+        cache_dir=cache_dir(lineage.campaign.folder, "graphviz"))
 
 
 def add_genealogies(ctx: SiteContext, pending: genealogy.PendingGenealogies | None = None,
@@ -135,7 +136,7 @@ def add_maps(ctx: SiteContext) -> None:
         legend=_("Legend"), uncontrolled=_("Uncontrolled"), sea=_("Sea"),
         capital=_("Capital"), revolt=_("Revolt"), famine=_("Famine"), battle=_("Battle"),
         armies=_("armies"))
-    folder = cache_dir(ctx, "maps")
+    folder = cache_dir(data.campaign.folder, "maps")
     cache = RenderCache(folder, salt=f"{MAP_VERSION} {words!r}") if folder is not None else None
     slugs = {b.id: b.slug for b in data.battles.values()}
 

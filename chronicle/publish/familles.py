@@ -217,7 +217,7 @@ def prepare(ctx: SiteContext) -> FamillesContext:
     game = Game(traits=traits, sexes=sexes, table=final)
     words = tree_words(ctx)
     players = {h.id: h.name for h in data.houses.values()}
-    folder = cache_dir(ctx, "graphviz")
+    folder = cache_dir(ctx.data.campaign.folder, "graphviz")
 
     def link(card: TableCard) -> str | None:
         return f"../turns/turn-{card.placed_turn:03d}/index.html" if card.placed_by else None
