@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from sqlalchemy.exc import OperationalError
 
-from chronicle.campaign import CampaignError, load_campaign, write_inside
+from chronicle.campaign import STORE_FILE, CampaignError, load_campaign, write_inside
 from chronicle.publish.errors import PublishError
-from chronicle.store import StoreError
+from chronicle.store import BUSY, StoreError, is_busy
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -32,6 +33,13 @@ def refusals(fn: F) -> F:
             return fn(*args, **kwargs)
         except (CampaignError, StoreError, PublishError) as err:
             click.echo(f"error: {err}", err=True)
+            sys.exit(1)
+        except OperationalError as err:
+            # Opening the store checks it is free, but another command can
+            # take it a moment later; what was being written is rolled back.
+            if not is_busy(err):
+                raise
+            click.echo(f"error: {STORE_FILE}: {BUSY}", err=True)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]

@@ -7,7 +7,6 @@ transaction, and only then writes the private reports.
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,7 @@ from adjudicator.state import GameState
 from chronicle.campaign import Campaign, CampaignError, check_folder_inside, seed_commitment
 from chronicle.models import CampaignRow
 from chronicle.orders_io import TurnOrders, read_turn
-from chronicle.store import Store, StoreError
+from chronicle.store import Store, StoreError, copy_store
 
 
 @dataclass
@@ -121,7 +120,7 @@ def preview(campaign: Campaign) -> TurnOutcome:
     ruleset = ruleset_of(campaign)
     with tempfile.TemporaryDirectory(prefix="chronicle-preview-") as tmp:
         if campaign.store_path.exists():
-            shutil.copyfile(campaign.store_path, Path(tmp) / "preview.sqlite")
+            copy_store(campaign.store_path, Path(tmp) / "preview.sqlite")
             store = Store.open(Path(tmp) / "preview.sqlite", campaign.rules)
             state = store.state()
         else:

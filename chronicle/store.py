@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import sqlite3
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -47,6 +48,15 @@ class StoreError(Exception):
     """The store file is missing, foreign, or damaged."""
 
 
+BUSY = ("the store is busy: another command is using it (a turn being written, a site "
+        "being built); try again once it is done")
+
+
+def is_busy(err: BaseException) -> bool:
+    """True if ``err`` is SQLite's refusal of a store another connection holds."""
+    return "database is locked" in str(err)
+
+
 def dump_snapshot(state: GameState, *, living_only: bool = False) -> bytes:
     data = state.to_dict(living_only=living_only)
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
@@ -71,9 +81,41 @@ def _pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+# Seconds a command waits for another to finish with the store (a build reading
+# it, a turn being written) before it gives up with the message ``BUSY``.
+BUSY_TIMEOUT = 5.0
+
+
+def copy_store(source: Path, target: Path) -> None:
+    """Copy the store at ``source`` to ``target`` as one state of it.
+
+    Through SQLite's backup, not the file: a copy of the bytes taken while a
+    turn is being written could hold half of it.
+    """
+    try:
+        src = sqlite3.connect(source, timeout=BUSY_TIMEOUT)
+        try:
+            # The backup itself would wait for a busy store forever: a read
+            # transaction taken first waits only so long, then holds the store
+            # still for the copy.
+            src.execute("BEGIN")
+            src.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            dst = sqlite3.connect(target)
+            try:
+                src.backup(dst)
+            finally:
+                dst.close()
+        finally:
+            src.close()
+    except sqlite3.DatabaseError as err:
+        if is_busy(err):
+            raise StoreError(f"{source.name}: {BUSY}") from None
+        raise StoreError(f"{source.name}: not a chronicle store ({type(err).__name__})") from None
+
+
 def open_engine(path: Path | str) -> Engine:
     url = "sqlite://" if str(path) == ":memory:" else f"sqlite:///{path}"
-    engine = create_engine(url)
+    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT})
     event.listen(engine, "connect", _pragmas)
     return engine
 
@@ -95,6 +137,9 @@ class Store:
             with Session(store.engine) as session:
                 session.exec(select(CampaignRow)).first()
         except Exception as err:  # a foreign or damaged file
+            store.engine.dispose()
+            if is_busy(err):
+                raise StoreError(f"{path.name}: {BUSY}") from None
             raise StoreError(f"{path.name}: not a chronicle store ({type(err).__name__})") from None
         missing = sorted(set(SQLModel.metadata.tables) - present)
         if missing:

@@ -232,6 +232,59 @@ def test_cli_rollback(camp: Path) -> None:
     assert json.loads(run("export", camp).output)["turn"] == 2
 
 
+@pytest.mark.parametrize("args", [["adjudicate"], ["preview"], ["export"], ["build", "-o", "site"],
+                                  ["rollback", "--to", "0"]])
+def test_cli_a_store_another_command_holds_is_refused_with_a_message(
+        camp: Path, args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Standard 3: no traceback. A store another command is writing (here: holds
+    exclusively) is waited for a while, then refused in words; nothing is lost."""
+    import sqlite3
+
+    import chronicle.store
+
+    _play(camp, 1)
+    (camp / "orders" / "turn-002").mkdir()
+    before = store_dump(camp / "chronicle.sqlite")
+    monkeypatch.setattr(chronicle.store, "BUSY_TIMEOUT", 0.05)
+    holder = sqlite3.connect(camp / "chronicle.sqlite")
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        command, *rest = args
+        result = run(command, camp, *[camp.parent / a if a == "site" else a for a in rest])
+    finally:
+        holder.close()
+    assert result.exit_code == 1
+    assert "chronicle.sqlite: the store is busy" in result.output
+    assert store_dump(camp / "chronicle.sqlite") == before
+    assert run(command, camp, *[camp.parent / a if a == "site" else a for a in rest]).exit_code == 0
+
+
+def test_cli_a_turn_that_cannot_commit_is_not_stored_at_all(
+        camp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DESIGN.md: a turn is one transaction. A reader (a site being built) that holds
+    the store past the wait makes the commit fail: no row and no report is kept."""
+    import sqlite3
+
+    import chronicle.store
+
+    _play(camp, 1)
+    (camp / "orders" / "turn-002").mkdir()
+    before = store_dump(camp / "chronicle.sqlite")
+    monkeypatch.setattr(chronicle.store, "BUSY_TIMEOUT", 0.05)
+    reader = sqlite3.connect(camp / "chronicle.sqlite")
+    try:
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM campaign").fetchone()
+        result = run("adjudicate", camp)
+    finally:
+        reader.close()
+    assert result.exit_code == 1 and "the store is busy" in result.output
+    assert store_dump(camp / "chronicle.sqlite") == before
+    assert not (camp / "reports" / "turn-002").exists()
+    assert run("adjudicate", camp).exit_code == 0
+    assert json.loads(run("export", camp).output)["turn"] == 2
+
+
 def test_cli_rollback_without_a_store_exits_1(camp: Path) -> None:
     result = run("rollback", camp, "--to", "0")
     assert result.exit_code == 1 and "no store yet" in result.output

@@ -368,6 +368,35 @@ def test_the_people_are_known_before_the_events_are_read(campaign: Path) -> None
     assert any(p.death_detail for p in data.people.values())
 
 
+def test_a_load_reads_one_state_of_the_store(campaign: Path, tmp_path: Path) -> None:
+    """DESIGN.md: a turn is one transaction, so a site shows the store before it or
+    after it, never half of each: a turn committed while the load reads (here, between
+    the people and the events) is not seen, or waits until the load is done."""
+    import sqlite3
+
+    copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
+    outcome = []
+
+    def commit_meanwhile(_lineage: object = None) -> None:
+        other = sqlite3.connect(copy / "chronicle.sqlite", timeout=0.05)
+        try:
+            other.execute("DELETE FROM events")
+            other.commit()
+            outcome.append("committed")
+        except sqlite3.OperationalError as err:
+            outcome.append(str(err))
+        finally:
+            other.close()
+
+    data = load_campaign(copy, on_lineage=commit_meanwhile)
+    assert outcome == ["database is locked"]
+    expected = load_campaign(campaign)
+    assert [e for t in data.turns for e in t.events] == \
+        [e for t in expected.turns for e in t.events] != []
+    commit_meanwhile()  # the load is over: nothing holds the store any more
+    assert outcome[-1] == "committed"
+
+
 def test_a_load_that_fails_stops_the_early_layouts(campaign: Path, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """A build that fails after the genealogies started leaves no worker behind."""

@@ -278,7 +278,14 @@ def read_campaign_toml(folder: Path) -> dict[str, Any]:
 
 @contextmanager
 def store_session(folder: Path) -> Iterator[tuple[Session, CampaignRow]]:
-    """A read session on the campaign's store, checked, and its campaign row."""
+    """A read session on the campaign's store, checked, and its campaign row.
+
+    Everything it reads comes from one state of the store: it holds one read
+    transaction throughout, so a turn being committed meanwhile waits until
+    the session is over. (Python's SQLite driver would otherwise run each
+    query on its own, and a turn committed between two of them would show
+    in the second only.)
+    """
     path = folder / STORE
     if not path.is_file():
         raise PublishError(f"no campaign store in {str(folder)!r}")
@@ -288,6 +295,7 @@ def store_session(folder: Path) -> Iterator[tuple[Session, CampaignRow]]:
         raise PublishError(str(err)) from None
     try:
         with Session(store.engine) as session:
+            session.connection().exec_driver_sql("BEGIN")
             row = session.exec(select(CampaignRow)).first()
             if row is None:
                 raise PublishError(f"the store {str(path)!r} has no campaign")
