@@ -397,6 +397,43 @@ def test_a_load_reads_one_state_of_the_store(campaign: Path, tmp_path: Path) -> 
     assert outcome[-1] == "committed"
 
 
+def test_the_fingerprint_is_taken_while_the_store_is_held_still(
+        campaign: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fingerprint a build records runs alongside the load, inside its read
+    transaction: no turn can be committed meanwhile, so it is of the state published;
+    and its errors are not lost."""
+    import sqlite3
+
+    import chronicle.publish as publish
+
+    copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
+    seen = []
+    real = publish.fingerprint
+
+    def fingerprint_trying_to_commit(*args: object) -> str:
+        other = sqlite3.connect(copy / "chronicle.sqlite", timeout=0.05)
+        try:
+            other.execute("DELETE FROM events")
+            other.commit()
+            seen.append("committed")
+        except sqlite3.OperationalError as err:
+            seen.append(str(err))
+        finally:
+            other.close()
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(publish, "fingerprint", fingerprint_trying_to_commit)
+    build_site([copy], tmp_path / "site")
+    assert seen == ["database is locked"]
+
+    def broken(*_args: object) -> str:
+        raise PublishError("cannot read the theme")
+
+    monkeypatch.setattr(publish, "fingerprint", broken)
+    with pytest.raises(PublishError, match="cannot read the theme"):
+        build_site([copy], tmp_path / "site-2")
+
+
 def test_a_load_that_fails_stops_the_early_layouts(campaign: Path, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """A build that fails after the genealogies started leaves no worker behind."""

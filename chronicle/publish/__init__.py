@@ -159,9 +159,10 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
     for summary in sorted(summaries, key=lambda s: s.slug):
         meta = read_campaign_toml(summary.folder)
         chain = theme_chain(summary.folder, str(meta.get("theme") or BASE_THEME))
-        print_ = fingerprint(summary.folder, chain, base_url)
         report.campaigns.append(summary.slug)
-        if writer.previous_fingerprint(summary.slug) == print_ and writer.keep_group(summary.slug):
+        previous = writer.previous_fingerprint(summary.slug)
+        if previous is not None and previous == fingerprint(summary.folder, chain, base_url) \
+                and writer.keep_group(summary.slug):
             say(f"{summary.slug}: unchanged")
             report.reused.append(summary.slug)
             continue
@@ -175,7 +176,7 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
         # helper (``parallel``) share their memory instead of copying it.
         gc.disable()
         try:
-            ctx = _load(summary.folder)
+            ctx, print_ = _load(summary.folder, chain, base_url)
         finally:
             gc.freeze()
             gc.enable()
@@ -196,21 +197,29 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
     return report
 
 
-def _load(folder: Path) -> SiteContext:
-    """Load a campaign and prepare its context, the genealogies set going midway.
+def _load(folder: Path, chain: list[Path], base_url: str) -> tuple[SiteContext, str]:
+    """Load a campaign and prepare its context; also the fingerprint of what it read.
 
-    They need only the people (``Lineage``), and laying them out is most of
-    a first build: started before the events are read, they use the core
-    the load leaves idle.
+    The genealogies are set going midway: they need only the people
+    (``Lineage``), and laying them out is most of a first build; started
+    before the events are read, they use the core the load leaves idle. The
+    fingerprint is taken alongside the load, while the store is held still
+    for it: it is of the very state published, and hashing the store file
+    mostly waits on the disk or runs outside Python's lock.
     """
     early: list[PendingGenealogies] = []
+    prints: list[str] = []
 
     def begin(lineage: Lineage) -> None:
         if lineage.campaign.ruleset != familles.RULESET:
             early.append(start_genealogies(lineage))
 
+    def take_fingerprint() -> None:
+        prints.append(fingerprint(folder, chain, base_url))
+
     try:
-        return prepare(load_campaign(folder, on_lineage=begin), early[0] if early else None)
+        data = load_campaign(folder, on_lineage=begin, alongside=take_fingerprint)
+        return prepare(data, early[0] if early else None), prints[0]
     except BaseException:
         for pending in early:
             pending.cancel()

@@ -16,6 +16,7 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -322,14 +323,18 @@ class Lineage:
 
 
 def load_campaign(folder: Path, *,
-                  on_lineage: Callable[[Lineage], None] | None = None) -> SiteData:
+                  on_lineage: Callable[[Lineage], None] | None = None,
+                  alongside: Callable[[], None] | None = None) -> SiteData:
     """Read the store of the campaign in ``folder`` (one pass, public data only).
 
     ``on_lineage`` (optional) is called with the people and houses as soon
     as they are known, before the events are read; everything is read in
     one transaction, so both parts come from the same state of the store.
+    ``alongside`` (optional) runs in a thread meanwhile, and is waited for
+    before the transaction ends: the store file it sees is the state read
+    (no turn can be committed until then).
     """
-    with store_session(folder) as (session, row):
+    with store_session(folder) as (session, row), _running(alongside):
         turn_rows = list(session.exec(select(TurnRow).order_by(col(TurnRow.number))))
         archived = list(session.exec(select(ArchiveRow.data)))
         renunciations = _plain_rows(session, (
@@ -356,6 +361,18 @@ def load_campaign(folder: Path, *,
             .where(RollRow.secret == False)  # noqa: E712
             .order_by(col(RollRow.turn), col(RollRow.seq), col(RollRow.id))))
         return _assemble(folder, lineage, events, rolls)
+
+
+@contextmanager
+def _running(job: Callable[[], None] | None) -> Iterator[None]:
+    """``job`` in a thread for the time of the ``with`` block; its error is raised."""
+    if job is None:
+        yield
+        return
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="alongside") as pool:
+        done = pool.submit(job)
+        yield  # an error here is raised once the job is over, instead of the job's
+    done.result()
 
 
 def _plain_rows(session: Session, statement: Any) -> list[tuple[Any, ...]]:
