@@ -67,6 +67,24 @@ def test_a_page_changed_in_the_helper_process_is_reported(
     assert sorted(report.changed) == pages
 
 
+def test_a_page_that_fails_leaves_no_helper_behind(campaign: Path, tmp_path: Path) -> None:
+    """An error in the parent's pages is raised once the helper process is gone."""
+    import multiprocessing
+
+    from chronicle.publish import prepare
+    from chronicle.publish.data import load_campaign
+    from chronicle.publish.writer import Writer
+
+    def failing(_ctx: object, _write: object) -> None:
+        raise RuntimeError("a builder failed")
+
+    ctx = prepare(load_campaign(campaign))
+    with pytest.raises(RuntimeError, match="a builder failed"):
+        parallel.run_builders(ctx, [failing], Writer(tmp_path / "site"), min_pages=0)
+    assert multiprocessing.active_children() == []
+    assert parallel._JOB is None and ctx.shard is None
+
+
 def _dynasty(generations: int) -> tuple[list[TreePerson], list[TreeMarriage]]:
     people = [TreePerson("E0", "Founder", "M", 1200, 1260, "england", refs={"england": "E0"})]
     marriages: list[TreeMarriage] = []

@@ -130,16 +130,20 @@ def prepare(data: SiteData, genealogies: PendingGenealogies | None = None, *,
     return ctx
 
 
-def build_campaign(ctx: SiteContext, writer: Writer, base_url: str = "") -> None:
+def build_campaign(ctx: SiteContext, writer: Writer, base_url: str = "") -> Callable[[], None]:
+    """Write a campaign's pages; returns the call that waits for those still being made.
+
+    (See ``run_builders``: the caller may let go of ``ctx`` before it waits.)
+    """
     pages = familles.BUILDERS if isinstance(ctx, familles.FamillesContext) else BUILDERS
     # The drawings come last: the parent waits there for the Graphviz layouts.
     builders = (*(b for b in pages if b is not build_svgs), build_feed, build_search_index,
                 build_svgs)
     ctx.base_url = base_url
-    run_builders(ctx, builders, writer)
     for rel, path in static_files(theme_chain(ctx.data.campaign.folder,
                                               ctx.data.campaign.theme)).items():
         writer.write(f"{ctx.prefix}static/{rel}", path.read_bytes())
+    return run_builders(ctx, builders, writer)
 
 
 def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | None = None,
@@ -183,9 +187,12 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
         say(f"{summary.slug}: writing")
         writer.begin_group(summary.slug, print_)
         try:
-            build_campaign(ctx, writer, base_url)
+            wait = build_campaign(ctx, writer, base_url)
         finally:
             ctx.close()
+        # Let go of the campaign while the helper process finishes its pages.
+        del ctx
+        wait()
         writer.end_group()
         prune_caches(summary.folder, started)
     gc.unfreeze()

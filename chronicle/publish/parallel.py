@@ -39,28 +39,47 @@ def can_fork() -> bool:
 
 
 def run_builders(ctx: SiteContext, builders: Sequence[Builder], writer: Writer,
-                 *, min_pages: int | None = None) -> None:
-    """Run ``builders``; with many pages, in this process and a forked helper."""
+                 *, min_pages: int | None = None) -> Callable[[], None]:
+    """Run ``builders``; with many pages, in this process and a forked helper.
+
+    Returns once this process's pages are made, with the call that waits for
+    the helper's: in between, the caller can let go of the campaign (freeing
+    a large one's views takes a while, and the helper does not need them).
+    """
     threshold = MIN_PAGES if min_pages is None else min_pages
     if estimated_pages(ctx) < threshold or not can_fork():
         for builder in builders:
             builder(ctx, writer.write)
-        return
+        return _nothing_to_wait_for
     global _JOB
     ctx.owners = shares(ctx.data, 2)
     _JOB = (ctx, builders, writer)
     pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
     try:
-        helper = pool.submit(_helper, 1, 2)
+        helper = pool.submit(_helper, 1, 2)  # forks now: the helper has its copy of the job
+        _JOB = None
         ctx.shard, ctx.elsewhere = (0, 2), writer.claim_elsewhere
         for builder in builders:
             builder(ctx, writer.write)
-        changed = helper.result()
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
     finally:
         ctx.shard, ctx.elsewhere, ctx.owners = None, None, {}
         _JOB = None
-        pool.shutdown(wait=True)
-    writer.record_changed(changed)
+
+    def wait() -> None:
+        try:
+            changed = helper.result()
+        finally:
+            pool.shutdown(wait=True)
+        writer.record_changed(changed)
+
+    return wait
+
+
+def _nothing_to_wait_for() -> None:
+    """All pages were made in this process."""
 
 
 def _ignore(_relpath: str, _content: str) -> None:
