@@ -33,10 +33,13 @@ from chronicle.store import Store, StoreError, load_snapshot
 STORE = "chronicle.sqlite"
 
 
+_NOT_IN_SLUG = re.compile(r"[^a-z0-9]+")
+
+
 def slugify(text: str, default: str = "x") -> str:
     """A lowercase ASCII slug for URLs (stable: depends on the text alone)."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    slug = _NOT_IN_SLUG.sub("-", ascii_text.lower()).strip("-")
     return slug or default
 
 
@@ -536,8 +539,10 @@ def _houses(state: GameState, people: dict[str, PersonView]) -> dict[str, HouseV
     # One pass over everyone (in order) rather than one per house.
     of_house: dict[str, list[PersonView]] = defaultdict(list)
     for person in people.values():
-        for hid in person.refs.keys() | ({person.dynasty} if person.dynasty else set()):
+        for hid in person.refs:
             of_house[hid].append(person)
+        if person.dynasty and person.dynasty not in person.refs:
+            of_house[person.dynasty].append(person)
     for h in sorted(state.houses.values(), key=lambda h: h.id):
         members = of_house.get(h.id, [])
         claimants = sorted((p for p in members

@@ -216,12 +216,15 @@ class _Family:
     spouses: dict[str, list[str]]
     ranks: dict[str, dict[str, int]] = field(default_factory=dict)
     by_partner: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    by_dynasty: dict[str | None, set[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # The unions of each person, so that a diagram visits only its own.
         for union in self.unions:
             for partner in union:
                 self.by_partner.setdefault(partner, []).append(union)
+        for pid, person in self.people.items():
+            self.by_dynasty.setdefault(person.dynasty, set()).add(pid)
 
     @classmethod
     def of(cls, people: Iterable[TreePerson], marriages: Iterable[TreeMarriage]) -> _Family:
@@ -247,8 +250,7 @@ class _Family:
     def generations(self, dynasty: str) -> dict[str, int]:
         """The members of ``dynasty`` and their ranks, computed once per dynasty."""
         if dynasty not in self.ranks:
-            members = {pid for pid, p in self.people.items() if p.dynasty == dynasty}
-            self.ranks[dynasty] = _generations(self, members)
+            self.ranks[dynasty] = _generations(self, self.by_dynasty.get(dynasty, set()))
         return self.ranks[dynasty]
 
     def parents(self, pid: str) -> list[str]:
@@ -350,7 +352,7 @@ def plan_parts(
 
 def _plan(family: _Family, houses: Mapping[str, HouseLike], max_members: int) -> list[DiagramPart]:
     plan: list[DiagramPart] = []
-    dynasties = sorted({p.dynasty for p in family.people.values() if p.dynasty is not None})
+    dynasties = sorted(d for d in family.by_dynasty if d is not None)
     used: set[str] = set()
     for dynasty in dynasties:
         gen = family.generations(dynasty)
