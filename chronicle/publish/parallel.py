@@ -56,8 +56,7 @@ def run_builders(ctx: SiteContext, builders: Sequence[Builder], writer: Writer,
     _JOB = (ctx, builders, writer)
     pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
     try:
-        helper = pool.submit(_helper, 1, 2)  # forks now: the helper has its copy of the job
-        _JOB = None
+        helper = pool.submit(_helper, 1, 2)
         ctx.shard, ctx.elsewhere = (0, 2), writer.claim_elsewhere
         for builder in builders:
             builder(ctx, writer.write)
