@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -232,52 +234,53 @@ def test_cli_rollback(camp: Path) -> None:
     assert json.loads(run("export", camp).output)["turn"] == 2
 
 
+def _one_turn_played(camp: Path, monkeypatch: pytest.MonkeyPatch) -> object:
+    """Turn 1 stored, turn 2's folder ready, a short wait for a busy store: the dump."""
+    import chronicle.store
+
+    _play(camp, 1)
+    (camp / "orders" / "turn-002").mkdir()
+    monkeypatch.setattr(chronicle.store, "BUSY_TIMEOUT", 0.05)
+    return store_dump(camp / "chronicle.sqlite")
+
+
+@contextmanager
+def _store_held(camp: Path, *statements: str) -> Iterator[None]:
+    """Another connection holds the store while the block runs."""
+    import sqlite3
+
+    other = sqlite3.connect(camp / "chronicle.sqlite")
+    try:
+        for statement in statements:
+            other.execute(statement).fetchall()
+        yield
+    finally:
+        other.close()
+
+
 @pytest.mark.parametrize("args", [["adjudicate"], ["preview"], ["export"], ["build", "-o", "site"],
                                   ["rollback", "--to", "0"]])
 def test_cli_a_store_another_command_holds_is_refused_with_a_message(
         camp: Path, args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """Standard 3: no traceback. A store another command is writing (here: holds
     exclusively) is waited for a while, then refused in words; nothing is lost."""
-    import sqlite3
-
-    import chronicle.store
-
-    _play(camp, 1)
-    (camp / "orders" / "turn-002").mkdir()
-    before = store_dump(camp / "chronicle.sqlite")
-    monkeypatch.setattr(chronicle.store, "BUSY_TIMEOUT", 0.05)
-    holder = sqlite3.connect(camp / "chronicle.sqlite")
-    try:
-        holder.execute("BEGIN EXCLUSIVE")
-        command, *rest = args
-        result = run(command, camp, *[camp.parent / a if a == "site" else a for a in rest])
-    finally:
-        holder.close()
+    before = _one_turn_played(camp, monkeypatch)
+    command, *rest = [camp.parent / a if a == "site" else a for a in args]
+    with _store_held(camp, "BEGIN EXCLUSIVE"):
+        result = run(command, camp, *rest)
     assert result.exit_code == 1
     assert "chronicle.sqlite: the store is busy" in result.output
     assert store_dump(camp / "chronicle.sqlite") == before
-    assert run(command, camp, *[camp.parent / a if a == "site" else a for a in rest]).exit_code == 0
+    assert run(command, camp, *rest).exit_code == 0
 
 
 def test_cli_a_turn_that_cannot_commit_is_not_stored_at_all(
         camp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """DESIGN.md: a turn is one transaction. A reader (a site being built) that holds
     the store past the wait makes the commit fail: no row and no report is kept."""
-    import sqlite3
-
-    import chronicle.store
-
-    _play(camp, 1)
-    (camp / "orders" / "turn-002").mkdir()
-    before = store_dump(camp / "chronicle.sqlite")
-    monkeypatch.setattr(chronicle.store, "BUSY_TIMEOUT", 0.05)
-    reader = sqlite3.connect(camp / "chronicle.sqlite")
-    try:
-        reader.execute("BEGIN")
-        reader.execute("SELECT count(*) FROM campaign").fetchone()
+    before = _one_turn_played(camp, monkeypatch)
+    with _store_held(camp, "BEGIN", "SELECT count(*) FROM campaign"):
         result = run("adjudicate", camp)
-    finally:
-        reader.close()
     assert result.exit_code == 1 and "the store is busy" in result.output
     assert store_dump(camp / "chronicle.sqlite") == before
     assert not (camp / "reports" / "turn-002").exists()

@@ -368,25 +368,30 @@ def test_the_people_are_known_before_the_events_are_read(campaign: Path) -> None
     assert any(p.death_detail for p in data.people.values())
 
 
+def _delete_the_events(campaign: Path) -> str:
+    """Another command's turn, in short: "committed", or why SQLite refused it."""
+    import sqlite3
+
+    other = sqlite3.connect(campaign / "chronicle.sqlite", timeout=0.05)
+    try:
+        other.execute("DELETE FROM events")
+        other.commit()
+        return "committed"
+    except sqlite3.OperationalError as err:
+        return str(err)
+    finally:
+        other.close()
+
+
 def test_a_load_reads_one_state_of_the_store(campaign: Path, tmp_path: Path) -> None:
     """DESIGN.md: a turn is one transaction, so a site shows the store before it or
     after it, never half of each: a turn committed while the load reads (here, between
     the people and the events) is not seen, or waits until the load is done."""
-    import sqlite3
-
     copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
     outcome = []
 
     def commit_meanwhile(_lineage: object = None) -> None:
-        other = sqlite3.connect(copy / "chronicle.sqlite", timeout=0.05)
-        try:
-            other.execute("DELETE FROM events")
-            other.commit()
-            outcome.append("committed")
-        except sqlite3.OperationalError as err:
-            outcome.append(str(err))
-        finally:
-            other.close()
+        outcome.append(_delete_the_events(copy))
 
     data = load_campaign(copy, on_lineage=commit_meanwhile)
     assert outcome == ["database is locked"]
@@ -402,8 +407,6 @@ def test_the_fingerprint_is_taken_while_the_store_is_held_still(
     """The fingerprint a build records runs alongside the load, inside its read
     transaction: no turn can be committed meanwhile, so it is of the state published;
     and its errors are not lost."""
-    import sqlite3
-
     import chronicle.publish as publish
 
     copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
@@ -411,15 +414,7 @@ def test_the_fingerprint_is_taken_while_the_store_is_held_still(
     real = publish.fingerprint
 
     def fingerprint_trying_to_commit(*args: object) -> str:
-        other = sqlite3.connect(copy / "chronicle.sqlite", timeout=0.05)
-        try:
-            other.execute("DELETE FROM events")
-            other.commit()
-            seen.append("committed")
-        except sqlite3.OperationalError as err:
-            seen.append(str(err))
-        finally:
-            other.close()
+        seen.append(_delete_the_events(copy))
         return real(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(publish, "fingerprint", fingerprint_trying_to_commit)
