@@ -144,6 +144,43 @@ def test_an_unchanged_rebuild_writes_nothing(campaign: Path, tmp_path: Path) -> 
     assert repaired.reused == [] and repaired.changed == ["fixture-wars/index.html"]
 
 
+def test_an_unchanged_campaign_is_recognised_without_opening_its_store(
+        campaign: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Speed: a no-change rebuild knows an archived campaign by its fingerprint, and
+    takes its summary (for the archive's index) from the last build's manifest; a
+    campaign that changed is read again, and a manifest without the summary is not
+    trusted."""
+    import chronicle.publish as publish
+    from chronicle.publish.writer import MANIFEST
+
+    other = build_fixture(tmp_path / "other", turns=2, slug="second-war", language="fr")
+    out = tmp_path / "site"
+    build_site([campaign, other], out)
+    first = site_files(out)
+    read = []
+    real = publish.summarise
+
+    def summarise(folder: Path) -> object:
+        read.append(folder.name)
+        return real(folder)
+
+    monkeypatch.setattr(publish, "summarise", summarise)
+    again = build_site([campaign, other], out)
+    assert read == [] and again.reused == ["fixture-wars", "second-war"]
+    assert again.changed == [] and site_files(out) == first
+    (other / "commentary").mkdir(exist_ok=True)
+    (other / "commentary" / "turn-001.md").write_text("Hear ye.\n", encoding="utf-8")
+    changed = build_site([campaign, other], out)
+    assert read == ["other"] and changed.reused == ["fixture-wars"]
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    del manifest["facts"]["fixture-wars"]["year"]
+    (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    read.clear()
+    repaired = build_site([campaign, other], out)
+    assert read == ["fixture-wars"] and repaired.reused == ["second-war"]
+    assert repaired.changed == []
+
+
 def test_a_new_commentary_rebuilds_only_its_page(campaign: Path, tmp_path: Path) -> None:
     copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
     out = tmp_path / "site"

@@ -146,6 +146,42 @@ def build_campaign(ctx: SiteContext, writer: Writer, base_url: str = "") -> Call
     return run_builders(ctx, builders, writer)
 
 
+def _campaign(folder: Path, writer: Writer, base_url: str) -> tuple[CampaignSummary, list[Path],
+                                                                    bool]:
+    """A campaign's summary and theme layers, and whether the last build made it as it is.
+
+    A campaign whose inputs hash to the fingerprint of a campaign of the last
+    build is that campaign, unchanged: its summary is the one kept then, and
+    its store is not even opened (most of a no-change rebuild would otherwise
+    be the database library's first query).
+    """
+    meta = read_campaign_toml(folder)
+    chain = theme_chain(folder, str(meta.get("theme") or BASE_THEME))
+    if writer.has_fingerprints():
+        known = writer.previous_group(fingerprint(folder, chain, base_url))
+        kept = _kept_summary(folder, *known) if known is not None else None
+        if kept is not None:
+            return kept, chain, True
+    return summarise(folder), chain, False
+
+
+def _facts(summary: CampaignSummary) -> dict[str, str | int]:
+    """What the manifest keeps of a summary (see ``_kept_summary``)."""
+    return {"title": summary.title, "ruleset": summary.ruleset, "language": summary.language,
+            "turn": summary.turn, "year": summary.year}
+
+
+def _kept_summary(folder: Path, slug: str, facts: dict[str, object]) -> CampaignSummary | None:
+    """The summary the last build kept for ``slug``; None if the manifest lacks it."""
+    try:
+        return CampaignSummary(
+            folder=folder, slug=slug, title=str(facts["title"]), ruleset=str(facts["ruleset"]),
+            language=str(facts["language"]), turn=int(str(facts["turn"])),
+            year=int(str(facts["year"])))
+    except (KeyError, ValueError):
+        return None
+
+
 def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | None = None,
                base_url: str = "") -> BuildReport:
     """Publish the campaigns in ``campaign_dirs`` as one static site in ``out``.
@@ -156,17 +192,14 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
     say = progress or (lambda _message: None)
     writer = Writer(out)
     report = BuildReport()
-    summaries = [summarise(Path(d)) for d in campaign_dirs]
+    campaigns = [_campaign(Path(d), writer, base_url) for d in campaign_dirs]
+    summaries = [summary for summary, _chain, _unchanged in campaigns]
     slugs = [s.slug for s in summaries]
     if len(set(slugs)) != len(slugs):
         raise PublishError(f"two campaigns share a slug: {sorted(slugs)}")
-    for summary in sorted(summaries, key=lambda s: s.slug):
-        meta = read_campaign_toml(summary.folder)
-        chain = theme_chain(summary.folder, str(meta.get("theme") or BASE_THEME))
+    for summary, chain, unchanged in sorted(campaigns, key=lambda c: c[0].slug):
         report.campaigns.append(summary.slug)
-        previous = writer.previous_fingerprint(summary.slug)
-        if previous is not None and previous == fingerprint(summary.folder, chain, base_url) \
-                and writer.keep_group(summary.slug):
+        if unchanged and writer.keep_group(summary.slug):
             say(f"{summary.slug}: unchanged")
             report.reused.append(summary.slug)
             continue
@@ -185,7 +218,7 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
             gc.freeze()
             gc.enable()
         say(f"{summary.slug}: writing")
-        writer.begin_group(summary.slug, print_)
+        writer.begin_group(summary.slug, print_, _facts(summary))
         try:
             wait = build_campaign(ctx, writer, base_url)
         finally:

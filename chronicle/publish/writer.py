@@ -18,6 +18,7 @@ import os
 import stat
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from chronicle.publish.errors import PublishError
 
@@ -72,27 +73,48 @@ class Writer:
         self.written: set[str] = set()
         self.changed: list[str] = []
         self.fingerprints: dict[str, str] = {}
-        self._previous_files, self._previous_groups, self._previous_prints = self._read_manifest()
+        self.facts: dict[str, dict[str, Any]] = {}
+        (self._previous_files, self._previous_groups, self._previous_prints,
+         self._previous_facts) = self._read_manifest()
         self._groups: dict[str, list[str]] = {}
         self._group: str = ""
 
     # -- the manifest ---------------------------------------------------------
-    def _read_manifest(self) -> tuple[set[str], dict[str, list[str]], dict[str, str]]:
+    def _read_manifest(self) -> tuple[set[str], dict[str, list[str]], dict[str, str],
+                                      dict[str, dict[str, Any]]]:
         try:
             data = json.loads((self.out_dir / MANIFEST).read_text(encoding="utf-8"))
             groups = {str(k): [str(p) for p in v] for k, v in data.get("groups", {}).items()}
             prints = {str(k): str(v) for k, v in data.get("fingerprints", {}).items()}
-            return {str(p) for p in data.get("files", [])}, groups, prints
+            facts = {str(k): dict(v) for k, v in data.get("facts", {}).items()}
+            return {str(p) for p in data.get("files", [])}, groups, prints, facts
         except (OSError, ValueError, AttributeError, TypeError):
-            return set(), {}, {}
+            return set(), {}, {}, {}
 
     def previous_fingerprint(self, group: str) -> str | None:
         return self._previous_prints.get(group)
 
-    def begin_group(self, group: str, fingerprint: str) -> None:
-        """Files written from now on belong to ``group`` (a campaign)."""
+    def has_fingerprints(self) -> bool:
+        """True if the last build recorded any group's fingerprint."""
+        return bool(self._previous_prints)
+
+    def previous_group(self, fingerprint: str) -> tuple[str, dict[str, Any]] | None:
+        """The group the last build recorded with ``fingerprint``, and its facts."""
+        for group, recorded in self._previous_prints.items():
+            if recorded == fingerprint:
+                return group, self._previous_facts.get(group, {})
+        return None
+
+    def begin_group(self, group: str, fingerprint: str,
+                    facts: dict[str, Any] | None = None) -> None:
+        """Files written from now on belong to ``group`` (a campaign).
+
+        ``fingerprint`` and ``facts`` (plain JSON values) are kept in the
+        manifest for the next build: see ``previous_group``.
+        """
         self._group = group
         self.fingerprints[group] = fingerprint
+        self.facts[group] = dict(facts or {})
         self._groups.setdefault(group, [])
 
     def keep_group(self, group: str) -> bool:
@@ -110,6 +132,7 @@ class Writer:
             self._claim(rel)
         self._groups[group] = list(files)
         self.fingerprints[group] = self._previous_prints[group]
+        self.facts[group] = self._previous_facts.get(group, {})
         return True
 
     # -- writing --------------------------------------------------------------
@@ -266,7 +289,8 @@ class Writer:
                 self._prune(target.parent)
         manifest = {"files": sorted(self.written),
                     "groups": {k: sorted(v) for k, v in sorted(self._groups.items())},
-                    "fingerprints": dict(sorted(self.fingerprints.items()))}
+                    "fingerprints": dict(sorted(self.fingerprints.items())),
+                    "facts": dict(sorted(self.facts.items()))}
         self.out_dir.mkdir(parents=True, exist_ok=True)
         (self.out_dir / MANIFEST).write_text(json.dumps(manifest, indent=0, sort_keys=True),
                                              encoding="utf-8")
