@@ -83,7 +83,7 @@ def test_writer_keeps_an_unchanged_group_only_if_its_files_are_there(tmp_path: P
     first.end_group()
     first.finish()
     second = Writer(tmp_path)
-    assert second.previous_fingerprint("c") == "print-1"
+    assert second.previous_group("print-1") == ("c", {})
     assert second.keep_group("c")
     assert second.finish() == []
     assert (tmp_path / "c/index.html").exists()

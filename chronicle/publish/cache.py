@@ -76,11 +76,10 @@ class RenderCache:
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
                 handle.write(rendered)
             os.replace(tmp, self.path(source))
-        except OSError:
+        except BaseException as err:
             Path(tmp).unlink(missing_ok=True)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+            if not isinstance(err, OSError):
+                raise
 
 
 def inside(root: Path, *parts: str) -> Path | None:

@@ -491,11 +491,10 @@ def _add_lives(people: dict[str, PersonView], events: list[EventView]) -> None:
                 person.death_detail = str(pl.get("detail") or "")
         for pid in dict.fromkeys(event.subjects):
             timeline[pid].append(event)
-        for key in ("commanders",):
-            for side in pl.get("sides", []) if event.kind == "battle" else []:
-                for pid in side.get(key, []):
-                    if event not in timeline[str(pid)]:
-                        timeline[str(pid)].append(event)
+        for side in pl.get("sides", []) if event.kind == "battle" else []:
+            for pid in side.get("commanders", []):
+                if event not in timeline[str(pid)]:
+                    timeline[str(pid)].append(event)
     # ``events`` come in turn and sequence order, so each timeline already is.
     for pid, told in timeline.items():
         person = people.get(pid)

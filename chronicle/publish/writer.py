@@ -91,9 +91,6 @@ class Writer:
         except (OSError, ValueError, AttributeError, TypeError):
             return set(), {}, {}, {}
 
-    def previous_fingerprint(self, group: str) -> str | None:
-        return self._previous_prints.get(group)
-
     def has_fingerprints(self) -> bool:
         """True if the last build recorded any group's fingerprint."""
         return bool(self._previous_prints)
