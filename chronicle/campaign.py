@@ -15,17 +15,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adjudicator.rulesets import RULESETS
+from adjudicator.rulesets.base import Ruleset
+from chronicle.resources import ruleset_table
+from chronicle.rulesets import Descriptor, RulesetError, descriptor, ruleset_ids
 
-CONTENT = Path(__file__).resolve().parent.parent / "content"
-RULESET_DIR = CONTENT / "rulesets"
 CAMPAIGN_FILE = "campaign.toml"
 SECRETS_FILE = "secrets.toml"
 STORE_FILE = "chronicle.sqlite"
 TOP_KEYS = {"title", "ruleset", "start_year", "end_year", "target", "seed_commitment", "house",
             "person", "unit", "language", "theme", "world", "rules", "options", "slug",
             "player"}
-WORLDS = {"blood-royale": "blood-royale", "westeros": "westeros"}
 
 
 class CampaignError(Exception):
@@ -47,6 +46,15 @@ class Campaign:
     @property
     def ruleset(self) -> str:
         return str(self.spec["ruleset"])
+
+    @property
+    def descriptor(self) -> Descriptor:
+        """What the application knows of the campaign's ruleset."""
+        return descriptor(self.ruleset)
+
+    def engine(self) -> Ruleset:
+        """The engine's ruleset, with this campaign's rules tables."""
+        return self.descriptor.engine(self.rules)
 
     @property
     def title(self) -> str:
@@ -167,7 +175,7 @@ def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]
 
 
 def _names(houses: list[dict[str, Any]]) -> dict[str, Any]:
-    minor = tomllib.loads((RULESET_DIR / "minor-nobility.toml").read_text("utf-8"))
+    minor = ruleset_table("minor-nobility.toml")
     names: dict[str, Any] = {
         "minor-nobility": {"male": minor.get("minor_nobility_male_names", []),
                            "female": minor.get("minor_nobility_female_names", [])}}
@@ -183,27 +191,10 @@ def load_rules(ruleset: str, spec: dict[str, Any]) -> dict[str, Any]:
     overrides = spec.get("rules", {})
     if not isinstance(overrides, dict):
         raise CampaignError(f"{CAMPAIGN_FILE}: [rules] must be a table")
-    rules: dict[str, Any] = {}
-    if ruleset in ("dynasty", "blood-royale"):
-        rules["dynasty"] = tomllib.loads((RULESET_DIR / "dynasty.toml").read_text("utf-8"))
-        rules["unit_types"] = {"army": {"max_commanders": 0},
-                               "fleet": {"max_commanders": 0, "naval": True},
-                               "dragon": {"max_commanders": 1, "min_command_value": 0}}
-    if ruleset == "blood-royale":
-        world = str(spec.get("world", "blood-royale"))
-        if world not in WORLDS:
-            raise CampaignError(f"{CAMPAIGN_FILE}: world must be one of "
-                                f"{', '.join(sorted(WORLDS))}, not {world!r}")
-        pack = RULESET_DIR / WORLDS[world]
-        rules["world"] = tomllib.loads((pack / "world.toml").read_text("utf-8"))
-        rules["houses"] = tomllib.loads((pack / "houses.toml").read_text("utf-8"))
-        if "unit_types" in rules["world"]:
-            rules["unit_types"] = rules["world"]["unit_types"]
-        for part in sorted((RULESET_DIR / "blood-royale").glob("*.toml")):
-            if part.stem not in ("world", "houses"):
-                rules[part.stem] = tomllib.loads(part.read_text("utf-8"))
-    if ruleset == "familles":
-        rules["familles"] = tomllib.loads((RULESET_DIR / "familles.toml").read_text("utf-8"))
+    try:
+        rules = descriptor(ruleset).rules(spec)
+    except RulesetError as err:
+        raise CampaignError(f"{CAMPAIGN_FILE}: {err}") from None
     # The pack's name lists first, then any the campaign gives its own houses.
     houses = list(rules.get("houses", {}).get("house", [])) + list(spec.get("house", []))
     rules["names"] = _names([h for h in houses if isinstance(h, dict) and "id" in h])
@@ -220,9 +211,9 @@ def load_campaign(root: Path) -> Campaign:
     if unknown:
         raise CampaignError(f"{CAMPAIGN_FILE}: unknown keys {', '.join(unknown)}")
     ruleset = spec.get("ruleset")
-    if ruleset not in RULESETS:
-        raise CampaignError(f"{CAMPAIGN_FILE}: ruleset must be one of {', '.join(RULESETS)}, "
-                            f"not {ruleset!r}")
+    if ruleset not in ruleset_ids():
+        raise CampaignError(f"{CAMPAIGN_FILE}: ruleset must be one of "
+                            f"{', '.join(ruleset_ids())}, not {ruleset!r}")
     for key in ("start_year", "end_year", "target"):
         value = spec.get(key)
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):

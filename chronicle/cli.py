@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -18,7 +18,9 @@ import click
 from sqlalchemy.exc import OperationalError
 
 from chronicle.campaign import STORE_FILE, CampaignError, load_campaign, write_inside
+from chronicle.players import PERSONALITIES
 from chronicle.publish.errors import PublishError
+from chronicle.rulesets import all_worlds, descriptor, ruleset_ids
 from chronicle.store import BUSY, StoreError, is_busy
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -48,6 +50,34 @@ def refusals(fn: F) -> F:
 CAMPAIGN = click.argument("campaign", type=click.Path(file_okay=False, path_type=Path))
 
 
+class Registered(click.Choice):  # type: ignore[type-arg]
+    """The registered rulesets (or their worlds), read when the command runs.
+
+    The registry decides, not a list written here: a ruleset added to it,
+    even at run time, is a choice at once.
+    """
+
+    def __init__(self, options: Callable[[], Sequence[str]]) -> None:
+        super().__init__(())
+        self._options = options
+
+    @property  # type: ignore[override]
+    def choices(self) -> Sequence[str]:
+        return tuple(self._options())
+
+    @choices.setter
+    def choices(self, _value: Sequence[str]) -> None:
+        pass
+
+
+def _simulated() -> tuple[str, ...]:
+    return tuple(r for r in ruleset_ids() if descriptor(r).simulates)
+
+
+RULESET = Registered(ruleset_ids)
+WORLD = Registered(all_worlds)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="chronicle")
 def cli() -> None:
@@ -56,10 +86,9 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--ruleset", type=click.Choice(["dynasty", "blood-royale", "familles"]),
-              default="blood-royale", show_default=True)
-@click.option("--world", type=click.Choice(["blood-royale", "westeros"]), default=None,
-              help="The content pack of a blood-royale campaign.")
+@click.option("--ruleset", type=RULESET, default="blood-royale", show_default=True)
+@click.option("--world", type=WORLD, default=None,
+              help="The content pack (world) of a ruleset that has several.")
 @click.option("--title", default=None)
 @click.option("--seed", default=None, help="Use this seed instead of a random one.")
 @refusals
@@ -190,7 +219,7 @@ def export(campaign: Path, fmt: str, output: Path | None) -> None:
 @CAMPAIGN
 @click.option("--auto", "auto", multiple=True, metavar="HOUSE",
               help="Let a built-in player write HOUSE's orders for the next turn.")
-@click.option("--personality", type=click.Choice(["cautious", "ambitious", "mercantile"]),
+@click.option("--personality", type=click.Choice(PERSONALITIES),
               default="cautious", show_default=True)
 @click.option("--force", is_flag=True, help="Overwrite an existing order file with --auto.")
 @refusals
@@ -248,8 +277,7 @@ def end(campaign: Path) -> None:
 
 
 @cli.command()
-@click.option("--ruleset", type=click.Choice(["dynasty", "blood-royale", "familles"]),
-              default="blood-royale", show_default=True)
+@click.option("--ruleset", type=RULESET, default="blood-royale", show_default=True)
 @click.option("--turns", type=click.IntRange(min=1), default=None,
               help="Turns to play (default: the whole campaign).")
 @click.option("--seed", default="chronicle-demo", show_default=True)
@@ -258,7 +286,7 @@ def end(campaign: Path) -> None:
 @click.option("--site", "site", type=click.Path(file_okay=False, path_type=Path),
               default=Path("site"), show_default=True)
 @click.option("--no-site", is_flag=True, help="Play and store only; build no site.")
-@click.option("--world", type=click.Choice(["blood-royale", "westeros"]), default=None)
+@click.option("--world", type=WORLD, default=None)
 @refusals
 def demo(ruleset: str, turns: int | None, seed: str, out: Path, site: Path, no_site: bool,
          world: str | None) -> None:
@@ -270,8 +298,8 @@ def demo(ruleset: str, turns: int | None, seed: str, out: Path, site: Path, no_s
 
 
 @cli.command()
-@click.option("--ruleset", type=click.Choice(["dynasty", "blood-royale"]),
-              default="blood-royale", show_default=True)
+@click.option("--ruleset", type=Registered(_simulated), default="blood-royale",
+              show_default=True)
 @click.option("--runs", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--turns", type=click.IntRange(min=1), default=20, show_default=True)
 @click.option("--seed", default="simulate", show_default=True)

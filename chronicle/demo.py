@@ -12,10 +12,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from chronicle import runner
 from chronicle.campaign import CampaignError, load_campaign
 from chronicle.players import PERSONALITIES, orders_for
+from chronicle.rulesets import descriptor
 from chronicle.scaffold import scaffold
 
 MARKER = ".chronicle-demo"
-DEFAULT_TURNS = {"dynasty": 20, "blood-royale": 21, "familles": 400}
 COMMENTARY = """\
 The chronicle opens in the year of grace {year}. The arbiter will add a word
 here each turn; this page shows how the *arbiter's commentary* appears.
@@ -36,11 +36,12 @@ def run_demo(*, ruleset: str, turns: int | None, seed: str, out: Path, site: Pat
              world: str | None = None, quiet: bool = False) -> Path:
     started = time.perf_counter()
     _prepare(out)
-    scaffold(out, ruleset, world=world, title=_title(ruleset, world), seed=seed)
+    kind = descriptor(ruleset)
+    scaffold(out, ruleset, world=world, title=kind.demo_title(world), seed=seed)
     (out / MARKER).write_text("made by chronicle demo; safe to delete\n", encoding="utf-8")
     (out / "commentary" / "turn-001.md").write_text(COMMENTARY.format(year=1300),
                                                     encoding="utf-8")
-    played = play_turns(out, turns or DEFAULT_TURNS[ruleset], seed, quiet=quiet)
+    played = play_turns(out, turns or kind.demo_turns, seed, quiet=quiet)
     if site is not None:
         from chronicle.publish import build_site
 
@@ -89,12 +90,3 @@ def play_turns(folder: Path, turns: int, seed: str, *, quiet: bool = True,
         progress.update(task, total=played, completed=played)
     return played
 
-
-def _title(ruleset: str, world: str | None) -> str:
-    if ruleset == "familles":
-        return "Les familles nobles"
-    if world == "westeros":
-        return "A Song of Seven Houses"
-    if ruleset == "dynasty":
-        return "Three Crowns: a dynastic chronicle"
-    return "Blood Royale: Europe 1300–1400"

@@ -3,35 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
-from adjudicator.rulesets.blood_royale.export import export_blood_royale
-from adjudicator.rulesets.dynasty.command import unit_command_value
-from adjudicator.rulesets.familles import export_familles
 from adjudicator.state import GameState
 from chronicle.campaign import Campaign
 from chronicle.models import EventRow
-
-Triple = tuple[int, str, dict[str, Any]]
-
-
-def _familles(state: GameState, _events: list[Triple]) -> dict[str, Any]:
-    return export_familles(state)
-
-
-# Ruleset id → the function adding its own sections, given the state and the
-# public events as (turn, kind, payload).
-_RULESET_EXPORTS: dict[str, Callable[[GameState, list[Triple]], dict[str, Any]]] = {
-    "blood-royale": export_blood_royale,
-    "familles": _familles,
-}
 
 
 def export_json(campaign: Campaign, state: GameState, events: list[EventRow],
                 *, seed_revealed: str | None = None) -> dict[str, Any]:
     """The whole public state, lists in a stable order."""
-    rules = campaign.rules
+    ruleset = campaign.engine()
     data: dict[str, Any] = {
         "campaign": {
             "slug": campaign.slug, "title": campaign.title, "ruleset": campaign.ruleset,
@@ -62,7 +44,7 @@ def export_json(campaign: Campaign, state: GameState, events: list[EventRow],
         "units": [
             {"id": u.id, "house": u.house, "type": u.type, "armies": u.armies,
              "province": u.province, "commanders": list(u.commanders),
-             "command_value": unit_command_value(state, u, rules) if "dynasty" in rules else 0}
+             "command_value": ruleset.command_value(state, u)}
             for u in sorted(state.units.values(), key=lambda u: u.id)],
         "provinces": [],
         "events": [
@@ -76,10 +58,8 @@ def export_json(campaign: Campaign, state: GameState, events: list[EventRow],
         data["campaign"]["seed"] = seed_revealed
     if state.finished and state.epidemic_threshold is not None:
         data["campaign"]["epidemic_threshold"] = state.epidemic_threshold
-    extra = _RULESET_EXPORTS.get(campaign.ruleset)
-    if extra is not None:
-        data.update(extra(state, [(e.turn, e.kind, json.loads(e.payload))
-                                  for e in events if e.public]))
+    data.update(campaign.descriptor.export_sections(
+        state, [(e.turn, e.kind, json.loads(e.payload)) for e in events if e.public]))
     return data
 
 

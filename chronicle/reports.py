@@ -13,22 +13,17 @@ from adjudicator.events import Event, Notice
 from adjudicator.rulesets.base import Ruleset
 from adjudicator.state import GameState
 from chronicle.campaign import Campaign, write_inside
-from chronicle.runner import TurnOutcome, ruleset_of
-from chronicle.text import Teller, person_label
-
-_MARKDOWN = str.maketrans({ch: "\\" + ch for ch in "\\`*_[]<>|"})
-
-
-def _md(text: str) -> str:
-    """Neutralise Markdown in untrusted text: reports may be rendered by mail clients."""
-    return text.translate(_MARKDOWN)
+from chronicle.escape import md_escape as _md
+from chronicle.outcome import TurnOutcome
+from chronicle.rulesets import Descriptor
+from chronicle.text import Teller
 
 
 def house_report(state: GameState, outcome: TurnOutcome, house: str, ruleset: Ruleset,
-                 chronicle: list[str] | None = None) -> str:
+                 kind: Descriptor, chronicle: list[str] | None = None) -> str:
     result = outcome.result
     name = state.houses[house].name if house in state.houses else house
-    when = f"turn {outcome.turn} ({outcome.year})" if ruleset.dynastic else f"move {outcome.turn}"
+    when = kind.calendar.when(outcome.turn, outcome.year)
     lines = [f"# {_md(name)}: {when}", ""]
     sheet = outcome.orders.sheets.get(house)
     lines.append("## Your orders")
@@ -54,9 +49,7 @@ def house_report(state: GameState, outcome: TurnOutcome, house: str, ruleset: Ru
         lines += [f"- {_md(n.text)}" for n in notices]
     lines += ["", "## The chronicle of the turn"]
     lines += chronicle if chronicle is not None else _event_lines(state, result.events)
-    if ruleset.dynastic:
-        lines += ["", "## Your family"]
-        lines += _family(state, house)
+    lines += kind.report_sections(state, house)
     house_row = state.houses.get(house)
     if not state.finished and house_row is not None and not house_row.eliminated:
         lines += ["", "## Your orders for the next turn",
@@ -70,33 +63,10 @@ def _event_lines(state: GameState, events: list[Event], language: str = "en") ->
     return [f"- {_md(text)}" for text in told] or ["- A quiet turn."]
 
 
-def _family(state: GameState, house: str) -> list[str]:
-    year = state.year_of(state.turn) + 5
-    members = sorted((p for p in state.living() if p.dynasty == house or p.court == house),
-                     key=lambda p: min(p.refs.values(), default="~" + p.name))
-    out = []
-    for p in members:
-        notes = []
-        if state.houses.get(house) and state.houses[house].ruler == p.id:
-            notes.append("ruler")
-        if p.spouse:
-            notes.append(f"married to {person_label(state, p.spouse)}")
-        if p.unit:
-            notes.append(f"commands {p.unit}")
-        if p.prisoner_of:
-            notes.append(f"prisoner of {p.prisoner_of}")
-        char = f"Con {p.constitution:+d}, " + (f"Command {p.command:+d}" if p.sex == "M"
-                                                 else f"Ruse {p.ruse:+d}")
-        extra = f"; {', '.join(notes)}" if notes else ""
-        out.append(f"- {_md(person_label(state, p.id))}, {p.sex}, age {year - p.born} "
-                   f"({char}){_md(extra)}")
-    return out or ["- Nobody is left."]
-
-
-def arbiter_report(state: GameState, outcome: TurnOutcome,
+def arbiter_report(state: GameState, outcome: TurnOutcome, kind: Descriptor,
                    chronicle: list[str] | None = None) -> str:
     result = outcome.result
-    lines = [f"# Arbiter's report: turn {outcome.turn} ({outcome.year})", ""]
+    lines = [f"# Arbiter's report: {kind.calendar.when(outcome.turn, outcome.year)}", ""]
     lines.append(f"Houses with defaults: {', '.join(result.defaulted) or 'none'}")
     for problem in outcome.orders.problems + outcome.orders.refused():
         lines.append(f"- {_md(problem)}")
@@ -110,15 +80,15 @@ def arbiter_report(state: GameState, outcome: TurnOutcome,
     return "\n".join(lines) + "\n"
 
 
-def write_reports(campaign: Campaign, outcome: TurnOutcome) -> list[Path]:
+def write_reports(campaign: Campaign, ruleset: Ruleset, outcome: TurnOutcome) -> list[Path]:
     folder = campaign.reports_dir(outcome.turn)
     state = outcome.result.state
     written = []
     chronicle = _event_lines(state, outcome.result.events, campaign.language)
-    ruleset = ruleset_of(campaign)
-    texts = {f"{house}.md": house_report(state, outcome, house, ruleset, chronicle)
+    texts = {f"{house}.md": house_report(state, outcome, house, ruleset, campaign.descriptor,
+                                         chronicle)
              for house in sorted(outcome.previous.houses)}
-    texts["arbiter.md"] = arbiter_report(state, outcome, chronicle)
+    texts["arbiter.md"] = arbiter_report(state, outcome, campaign.descriptor, chronicle)
     for name, text in texts.items():
         write_inside(campaign.root, folder / name, text)
         written.append(folder / name)

@@ -8,31 +8,22 @@ transaction, and only then writes the private reports.
 from __future__ import annotations
 
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from adjudicator.dice import Roll, SeededDice
 from adjudicator.errors import ChronicleRulesError
-from adjudicator.rulesets import get_ruleset
-from adjudicator.rulesets.base import Ruleset, TurnResult
+from adjudicator.rulesets.base import Ruleset
 from adjudicator.state import GameState
 from chronicle.campaign import Campaign, CampaignError, check_folder_inside, seed_commitment
 from chronicle.models import CampaignRow
 from chronicle.orders_io import TurnOrders, read_turn
+from chronicle.outcome import TurnOutcome
+from chronicle.reports import write_reports
 from chronicle.store import Store, StoreError, copy_store
 
 
-@dataclass
-class TurnOutcome:
-    turn: int
-    year: int
-    previous: GameState
-    result: TurnResult
-    orders: TurnOrders
-
-
 def ruleset_of(campaign: Campaign) -> Ruleset:
-    return get_ruleset(campaign.ruleset, campaign.rules)
+    return campaign.engine()
 
 
 def initial_setup(campaign: Campaign, ruleset: Ruleset) -> tuple[GameState, list[Roll]]:
@@ -53,7 +44,7 @@ def open_store(campaign: Campaign, ruleset: Ruleset, *, create: bool = True) -> 
     path = campaign.store_path
     if path.exists():
         try:
-            store = Store.open(path, campaign.rules)
+            store = Store.open(path, ruleset)
         except StoreError as err:
             raise CampaignError(str(err)) from None
         row = store.campaign()
@@ -67,7 +58,7 @@ def open_store(campaign: Campaign, ruleset: Ruleset, *, create: bool = True) -> 
                       start_year=state.start_year, end_year=state.end_year,
                       target=state.target, seed_commitment=seed_commitment(campaign.seed),
                       language=campaign.language, world=campaign.spec.get("world"))
-    return Store.create(path, row, state, campaign.rules, rolls)
+    return Store.create(path, row, state, ruleset, rolls)
 
 
 def current_state(campaign: Campaign, ruleset: Ruleset) -> GameState:
@@ -101,8 +92,6 @@ def adjudicate(campaign: Campaign, *, state: GameState | None = None) -> TurnOut
     ``state`` may pass the store's last state when the caller already holds it
     (the demo loop does), to save decoding it twice; it must be that state.
     """
-    from chronicle.reports import write_reports
-
     ruleset = ruleset_of(campaign)
     store = open_store(campaign, ruleset)
     if state is None or state.turn != store.last_turn():
@@ -111,7 +100,7 @@ def adjudicate(campaign: Campaign, *, state: GameState | None = None) -> TurnOut
     # A reports folder leading elsewhere is refused before anything is stored.
     check_folder_inside(campaign.root, campaign.reports_dir(outcome.turn))
     store.commit_turn(state, outcome.result, outcome.orders.texts, outcome.orders.digest)
-    write_reports(campaign, outcome)
+    write_reports(campaign, ruleset, outcome)
     return outcome
 
 
@@ -121,7 +110,7 @@ def preview(campaign: Campaign) -> TurnOutcome:
     with tempfile.TemporaryDirectory(prefix="chronicle-preview-") as tmp:
         if campaign.store_path.exists():
             copy_store(campaign.store_path, Path(tmp) / "preview.sqlite")
-            store = Store.open(Path(tmp) / "preview.sqlite", campaign.rules)
+            store = Store.open(Path(tmp) / "preview.sqlite", ruleset)
             state = store.state()
         else:
             state = initial_state(campaign, ruleset)

@@ -3,61 +3,27 @@
 from __future__ import annotations
 
 import secrets
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import tomli_w
 
-from chronicle.campaign import RULESET_DIR, CampaignError, seed_commitment
-
-DYNASTY_EXAMPLE: list[tuple[str, str, str, str, str]] = [
-    ("england", "E", "House Plantagenet", "Edward", "Margaret"),
-    ("france", "F", "House Capet", "Philippe", "Jeanne"),
-    ("castile", "C", "House of Castile", "Fernando", "Constanza"),
-]
-FAMILLES_PLAYERS = ("alice", "bob", "carol", "dmitri")
+from chronicle.campaign import CampaignError, seed_commitment
+from chronicle.rulesets import RulesetError, descriptor
 
 
-def _dynasty_spec() -> dict[str, Any]:
-    houses, persons, units = [], [], []
-    for hid, letter, name, king, queen in DYNASTY_EXAMPLE:
-        houses.append({"id": hid, "letter": letter, "name": name, "law": "male-preference",
-                       "player": ""})
-        persons += [
-            {"id": f"{hid}-king", "name": king, "sex": "M", "born": 1275, "dynasty": hid,
-             "founder": True, "spouse": f"{hid}-queen"},
-            {"id": f"{hid}-queen", "name": queen, "sex": "F", "born": 1280},
-        ]
-        units += [{"id": f"{letter}-{n}", "house": hid, "type": "army"} for n in (1, 2)]
-    return {"house": houses, "person": persons, "unit": units}
-
-
-def _pack_houses(world: str) -> list[dict[str, Any]]:
-    data = tomllib.loads((RULESET_DIR / world / "houses.toml").read_text("utf-8"))
-    kingdoms = {k["id"]: k for k in
-                tomllib.loads((RULESET_DIR / world / "world.toml").read_text("utf-8"))["kingdom"]}
-    return [{"id": h["id"], "letter": h["letter"], "name": h["name"],
-             "law": kingdoms.get(h["id"], {}).get("law", "male-preference"), "player": ""}
-            for h in data["house"]]
-
-
-def campaign_spec(ruleset: str, *, world: str | None, title: str | None, seed: str,
-                  players: int | None = None) -> dict[str, Any]:
+def campaign_spec(ruleset: str, *, world: str | None, title: str | None,
+                  seed: str) -> dict[str, Any]:
+    """The ``campaign.toml`` of a new campaign: the common keys, then the ruleset's own."""
+    kind = descriptor(ruleset)
+    try:
+        world = kind.world({} if world is None else {"world": world})
+    except RulesetError as err:
+        raise CampaignError(f"--world: {err}") from None
     spec: dict[str, Any] = {"title": title or "A new chronicle", "ruleset": ruleset,
                             "start_year": 1300, "language": "en",
                             "seed_commitment": seed_commitment(seed)}
-    if ruleset == "dynasty":
-        spec.update(_dynasty_spec())
-    elif ruleset == "blood-royale":
-        pack = world or "blood-royale"
-        spec["world"] = pack
-        spec["end_year"] = 1400
-        spec["house"] = _pack_houses(pack)
-    else:
-        seats = FAMILLES_PLAYERS[: players or 4]
-        spec["house"] = [{"id": p, "letter": p[0].upper(), "name": p.title(), "player": p}
-                         for p in seats]
+    spec.update(kind.campaign_spec(world))
     return spec
 
 

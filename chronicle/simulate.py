@@ -23,9 +23,9 @@ from rich.table import Table
 
 from adjudicator.dice import SeededDice
 from adjudicator.orders import parse_orders
-from adjudicator.rulesets import get_ruleset
 from chronicle.campaign import load_rules
 from chronicle.players import orders_for, personality_of
+from chronicle.rulesets import descriptor
 from chronicle.scaffold import campaign_spec
 
 
@@ -33,7 +33,7 @@ def play_run(ruleset_id: str, turns: int, seed: str) -> dict[str, Any]:
     """One campaign in memory; returns its statistics."""
     spec = campaign_spec(ruleset_id, world=None, title=None, seed=seed)
     rules = load_rules(ruleset_id, spec)
-    ruleset = get_ruleset(ruleset_id, rules)
+    ruleset = descriptor(ruleset_id).engine(rules)
     state = ruleset.setup(spec, SeededDice(seed, 0, "setup"))
     houses = sorted(state.houses)
     living: list[dict[str, int]] = []

@@ -11,7 +11,7 @@ import itertools
 import json
 import sqlite3
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +22,7 @@ from sqlmodel import Session, SQLModel, col, create_engine, select
 from adjudicator.dice import Roll
 from adjudicator.events import Event
 from adjudicator.orders import Rejection
-from adjudicator.rulesets.base import TurnResult
-from adjudicator.rulesets.dynasty.command import unit_command_value
+from adjudicator.rulesets.base import Ruleset, TurnResult
 from adjudicator.state import GameState, House, Marriage, Person
 from chronicle.models import (
     ArchiveRow,
@@ -123,15 +122,16 @@ def open_engine(path: Path | str) -> Engine:
 class Store:
     """A campaign's chronicle store."""
 
-    def __init__(self, engine: Engine, rules: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, engine: Engine, ruleset: Ruleset | None = None) -> None:
+        """``ruleset`` is needed to write (it values the units), not to read."""
         self.engine = engine
-        self.rules: Mapping[str, Any] = rules or {}
+        self.ruleset = ruleset
 
     @classmethod
-    def open(cls, path: Path, rules: Mapping[str, Any] | None = None) -> Store:
+    def open(cls, path: Path, ruleset: Ruleset | None = None) -> Store:
         if not path.exists():
             raise StoreError(f"{path.name}: no store yet; adjudicate a turn first")
-        store = cls(open_engine(path), rules)
+        store = cls(open_engine(path), ruleset)
         try:
             present = set(inspect(store.engine).get_table_names())
             with Session(store.engine) as session:
@@ -150,13 +150,13 @@ class Store:
 
     @classmethod
     def create(cls, path: Path | str, campaign: CampaignRow, initial: GameState,
-               rules: Mapping[str, Any] | None = None, rolls: Sequence[Roll] = ()) -> Store:
-        store = cls(open_engine(path), rules)
+               ruleset: Ruleset, rolls: Sequence[Roll] = ()) -> Store:
+        store = cls(open_engine(path), ruleset)
         SQLModel.metadata.create_all(store.engine)
         campaign.initial = dump_snapshot(initial)
         with Session(store.engine) as session, session.begin():
             session.add(campaign)
-            _write_tables(session, initial, None, store.rules)
+            _write_tables(session, initial, None, ruleset)
             _insert_rolls(session, rolls)
         return store
 
@@ -196,6 +196,11 @@ class Store:
             return rows
 
     # -- writing ---------------------------------------------------------------
+    def _writer(self) -> Ruleset:
+        if self.ruleset is None:
+            raise TypeError("a store opened without its ruleset is for reading only")
+        return self.ruleset
+
     def commit_turn(self, previous: GameState, result: TurnResult,
                     order_files: dict[str, tuple[str, str | None]], digest: str) -> None:
         """Write one adjudicated turn atomically: all of it or none of it."""
@@ -207,7 +212,7 @@ class Store:
                                 snapshot=dump_snapshot(state, living_only=True),
                                 orders_digest=digest,
                                 defaulted=json.dumps(result.defaulted)))
-            _write_tables(session, state, previous, self.rules)
+            _write_tables(session, state, previous, self._writer())
             _archive_dead(session, state, previous)
             _insert_events(session, state.turn, result.events)
             _insert_rolls(session, result.rolls)
@@ -223,7 +228,7 @@ class Store:
             session.execute(delete(TurnRow).where(col(TurnRow.number) > to))
             for table in (EventRow, RollRow, RejectionRow, OrderFileRow, ArchiveRow):
                 session.execute(delete(table).where(col(table.turn) > to))
-            _write_tables(session, target, None, self.rules)
+            _write_tables(session, target, None, self._writer())
 
     def reveal_seed(self, seed: str) -> None:
         with Session(self.engine) as session, session.begin():
@@ -267,7 +272,7 @@ def _rows(houses: Iterable[House], persons: Iterable[Person],
 
 
 def _write_tables(session: Session, state: GameState, previous: GameState | None,
-                  rules: Mapping[str, Any]) -> None:
+                  ruleset: Ruleset) -> None:
     """Replace the normalised tables with ``state``.
 
     ``previous`` lets a turn write only what changed. The dead and ended
@@ -290,7 +295,7 @@ def _write_tables(session: Session, state: GameState, previous: GameState | None
         old = _rows(previous.houses.values(), people, [previous.marriages[i] for i in open_at])
     rows[UnitRow] = [dict(id=u.id, house=u.house, type=u.type, armies=u.armies,
                           province=u.province, commanders=json.dumps(u.commanders),
-                          command_value=unit_command_value(state, u, rules) if rules else 0)
+                          command_value=ruleset.command_value(state, u))
                      for u in state.units.values()]
     rows[ProvinceRow] = [dict(id=p.id, name=p.name, kind=p.kind, kingdom=p.kingdom,
                               capital=p.capital, resource=p.resource, controller=p.controller,

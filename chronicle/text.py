@@ -23,16 +23,6 @@ from chronicle.publish.narrative import SILENT, Narrator
 _TAG = re.compile(r"<[^>]*>")
 
 
-def person_label(state: GameState, pid: str | None) -> str:
-    if not pid:
-        return "nobody"
-    person = state.persons.get(pid)
-    if person is None:
-        return pid
-    refs = sorted(person.refs.values())
-    return f"{person.name} ({refs[0]})" if refs else person.name
-
-
 class Teller:
     """Tells one turn's events, in the campaign's language, without markup."""
 

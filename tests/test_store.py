@@ -62,7 +62,7 @@ def _next_orders(root: Path) -> None:
 
 def _export(root: Path) -> str:
     camp = load_campaign(root)
-    store = Store.open(camp.store_path, camp.rules)
+    store = Store.open(camp.store_path, camp.engine())
     data = export_json(camp, store.state(), store.events())
     return json.dumps(data, sort_keys=True)
 
@@ -108,7 +108,7 @@ def test_store_turn_cannot_be_committed_twice(tmp_path: Path) -> None:
     """One transaction per turn: the same turn is never stored twice."""
     root = _campaign(tmp_path)
     camp = load_campaign(root)
-    store = Store.open(camp.store_path, camp.rules)
+    store = Store.open(camp.store_path, camp.engine())
     previous = store.state(0)
     outcome = runner.resolve_next(camp, runner.ruleset_of(camp), previous)
     before = store_dump(camp.store_path)
@@ -124,7 +124,7 @@ def test_store_rollback_then_replay_gives_the_identical_store(tmp_path: Path) ->
     db = root / "chronicle.sqlite"
     export_before, rows_before = _export(root), store_dump(db)
     camp = load_campaign(root)
-    store = Store.open(db, camp.rules)
+    store = Store.open(db, camp.engine())
     turn1 = store.state(1).to_dict()
     store.rollback(1)
     assert store.last_turn() == 1 and store.state().to_dict() == turn1
@@ -138,7 +138,7 @@ def test_store_rollback_to_zero_restores_the_start(tmp_path: Path) -> None:
     """`rollback --to 0` is back to the starting state before turn 1."""
     root = _campaign(tmp_path, turns=2)
     camp = load_campaign(root)
-    store = Store.open(camp.store_path, camp.rules)
+    store = Store.open(camp.store_path, camp.engine())
     start = runner.initial_state(camp, runner.ruleset_of(camp)).to_dict()
     store.rollback(0)
     assert store.last_turn() == 0 and store.state().to_dict() == start

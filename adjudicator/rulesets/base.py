@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from adjudicator.dice import Dice, Roll
 from adjudicator.events import Event, Notice
 from adjudicator.orders import Grammar, Order, OrderSheet, Rejection
-from adjudicator.state import YEARS_PER_TURN, GameState
+from adjudicator.state import YEARS_PER_TURN, GameState, Unit
 
 T = TypeVar("T")
 
@@ -108,8 +108,6 @@ class Ruleset(ABC):
     grammar: Grammar
     #: What a house that sent no (usable) orders gets, in a player's words.
     defaults: str = "the rules' defaults"
-    #: Whether houses are dynasties with families (Parts A and B).
-    dynastic: bool = False
 
     def __init__(self, rules: Mapping[str, Any]) -> None:
         self.rules = rules
@@ -133,6 +131,10 @@ class Ruleset(ABC):
     @abstractmethod
     def template(self, state: GameState, house: str) -> str:
         """A ready-to-edit order file for ``house`` for the next turn."""
+
+    def command_value(self, state: GameState, unit: Unit) -> int:
+        """A unit's command value, as the store and the export show it (0: none)."""
+        return 0
 
     def ordering_houses(self, state: GameState) -> list[str]:
         """The houses expected to send orders next turn."""

@@ -7,12 +7,12 @@ with ``chronicle template --auto HOUSE``.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from adjudicator.state import GameState
+from chronicle.rulesets import descriptor
 
 PERSONALITIES = ("cautious", "ambitious", "mercantile")
 
@@ -20,17 +20,7 @@ PERSONALITIES = ("cautious", "ambitious", "mercantile")
 def orders_for(ruleset: str, state: GameState, house: str, rules: Mapping[str, Any],
                personality: str, rng_seed: str) -> str:
     """The text of ``house``'s order file for the next turn."""
-    if ruleset == "familles":
-        from chronicle.players.familles import familles_orders
-
-        return familles_orders(state, house)
-    if ruleset == "blood-royale":
-        module = importlib.import_module("chronicle.players.blood_royale")
-        text: str = module.blood_royale_orders(state, house, rules, personality, rng_seed)
-        return text
-    from chronicle.players.dynasty import dynasty_order_file
-
-    return dynasty_order_file(state, house, rules, personality, rng_seed)
+    return descriptor(ruleset).orders(state, house, rules, personality, rng_seed)
 
 
 def personality_of(house: str, index: int) -> str:

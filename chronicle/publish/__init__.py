@@ -26,7 +26,6 @@ from pathlib import Path
 from sqlmodel import col, select
 
 from chronicle.models import TurnRow
-from chronicle.publish import familles
 from chronicle.publish.data import (
     STORE,
     Lineage,
@@ -36,12 +35,13 @@ from chronicle.publish.data import (
     slugify,
     store_session,
 )
-from chronicle.publish.drawings import add_drawings, prune_caches, start_genealogies
+from chronicle.publish.drawings import prune_caches
 from chronicle.publish.errors import PublishError
 from chronicle.publish.feeds import build_feed, build_search_index, build_sitemap
 from chronicle.publish.genealogy import PendingGenealogies
-from chronicle.publish.pages import BUILDERS, SiteContext, build_svgs, make_context
+from chronicle.publish.pages import SiteContext, build_svgs, make_context
 from chronicle.publish.parallel import run_builders
+from chronicle.publish.plugin import plugin_of
 from chronicle.publish.themes import BASE_THEME, environment, static_files, theme_chain
 from chronicle.publish.writer import Writer
 
@@ -123,11 +123,7 @@ def prepare(data: SiteData, genealogies: PendingGenealogies | None = None, *,
 
     ``genealogies``: the diagrams ``start_genealogies`` already set going.
     """
-    ctx = make_context(data, archive=archive)
-    if familles.applies(data):
-        return familles.prepare(ctx)
-    add_drawings(ctx, genealogies)
-    return ctx
+    return plugin_of(data).prepare(make_context(data, archive=archive), genealogies)
 
 
 def build_campaign(ctx: SiteContext, writer: Writer, base_url: str = "") -> Callable[[], None]:
@@ -135,7 +131,7 @@ def build_campaign(ctx: SiteContext, writer: Writer, base_url: str = "") -> Call
 
     (See ``run_builders``: the caller may let go of ``ctx`` before it waits.)
     """
-    pages = familles.BUILDERS if isinstance(ctx, familles.FamillesContext) else BUILDERS
+    pages = plugin_of(ctx.data).builders
     # The drawings come last: the parent waits there for the Graphviz layouts.
     builders = (*(b for b in pages if b is not build_svgs), build_feed, build_search_index,
                 build_svgs)
@@ -251,8 +247,9 @@ def _load(folder: Path, chain: list[Path], base_url: str) -> tuple[SiteContext, 
     prints: list[str] = []
 
     def begin(lineage: Lineage) -> None:
-        if lineage.campaign.ruleset != familles.RULESET:
-            early.append(start_genealogies(lineage))
+        pending = plugin_of(lineage).start(lineage)
+        if pending is not None:
+            early.append(pending)
 
     def take_fingerprint() -> None:
         prints.append(fingerprint(folder, chain, base_url))

@@ -40,9 +40,9 @@ from chronicle.publish.cardtree import (
     render_tree,
     tree_dot,
 )
-from chronicle.publish.data import SiteData, TurnView
+from chronicle.publish.data import Lineage, TurnView
 from chronicle.publish.drawings import cache_dir
-from chronicle.publish.genealogy import safe_colour
+from chronicle.publish.genealogy import PendingGenealogies, safe_colour
 from chronicle.publish.narrative import Narrator
 from chronicle.publish.pages import (
     SiteContext,
@@ -53,15 +53,10 @@ from chronicle.publish.pages import (
     sanitise_markdown,
     sentences,
 )
+from chronicle.publish.plugin import SitePlugin
 
-RULESET = "familles"
 CURRENT_TREE = "tree/current.svg"
 PLACING = frozenset({"familles-married", "familles-descendant"})  # kinds that put a card down
-
-
-def applies(data: SiteData) -> bool:
-    """Whether ``data`` is a game of Les familles nobles (its pages are these)."""
-    return data.campaign.ruleset == RULESET
 
 
 # -- the public table -----------------------------------------------------------
@@ -394,3 +389,14 @@ def build_players(ctx: SiteContext, write: Write) -> None:
 
 BUILDERS: tuple[Callable[[SiteContext, Write], None], ...] = (
     build_home, build_moves, build_players, build_svgs)
+
+
+def _prepare(ctx: SiteContext, _genealogies: PendingGenealogies | None) -> SiteContext:
+    return prepare(ctx)
+
+
+def _no_early_drawings(_lineage: Lineage) -> None:
+    """The card trees are drawn per move as the context is prepared, not early."""
+
+
+PLUGIN = SitePlugin(builders=BUILDERS, prepare=_prepare, start=_no_early_drawings)

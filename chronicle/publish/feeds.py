@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from xml.sax.saxutils import escape, quoteattr
 
-from chronicle.publish import familles
 from chronicle.publish.pages import SiteContext, Write, claim, turn_told
+from chronicle.rulesets import descriptor
 
 
 def _stamp(year: int) -> str:
@@ -47,13 +47,11 @@ def build_feed(ctx: SiteContext, write: Write) -> None:
              f"<updated>{updated}</updated>",
              f'<link rel="alternate" href={quoteattr(base + "index.html")}/>',
              f"<author><name>{escape(author)}</name></author>"]
+    calendar = descriptor(data.campaign.ruleset).calendar
     for turn in reversed(data.turns[-FEED_TURNS:]):
         href = f"{base}turns/turn-{turn.number:03d}/index.html"
         told = "".join(f"<p>{text}</p>" for _e, text in turn_told(ctx, turn))
-        if familles.applies(data):  # a card game has moves, not years
-            title = ctx._("Move %(move)s") % {"move": turn.number}
-        else:
-            title = ctx._("Turn %(turn)s, %(year)s") % {"turn": turn.number, "year": turn.year}
+        title = calendar.title(turn.number, turn.year, ctx._)
         lines += ["<entry>", f"<title>{escape(title)}</title>",
                   f"<id>urn:chronicle:{escape(slug)}:turn:{turn.number}</id>",
                   f"<updated>{_stamp(turn.year)}</updated>",

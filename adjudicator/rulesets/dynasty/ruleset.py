@@ -11,7 +11,7 @@ from adjudicator.orders import Grammar, OrderSheet
 from adjudicator.rulesets.base import Ruleset, TurnContext, TurnResult
 from adjudicator.rulesets.dynasty.births import check_birth
 from adjudicator.rulesets.dynasty.capture import check_prisoner, check_ransoms, check_retreat
-from adjudicator.rulesets.dynasty.command import check_assign
+from adjudicator.rulesets.dynasty.command import check_assign, unit_command_value
 from adjudicator.rulesets.dynasty.lookup import find
 from adjudicator.rulesets.dynasty.marriage import check_agreements, validate_sheet_marriages
 from adjudicator.rulesets.dynasty.orders import (
@@ -30,7 +30,7 @@ from adjudicator.rulesets.dynasty.people import dynasty_rules, used_names
 from adjudicator.rulesets.dynasty.phase import ARBITER, run_dynasty_phase
 from adjudicator.rulesets.dynasty.setup import build_state
 from adjudicator.rulesets.dynasty.template import dynasty_template
-from adjudicator.state import GameState
+from adjudicator.state import GameState, Unit
 
 
 class DynastyRuleset(Ruleset):
@@ -38,7 +38,6 @@ class DynastyRuleset(Ruleset):
     grammar: Grammar = DYNASTY_GRAMMAR
     defaults = ("one birth attempt per eligible couple, automatic assignment of commanders, "
                 "prisoners kept")
-    dynastic = True
     arbiter_grammar: Grammar = ARBITER_GRAMMAR
 
     def grammar_for(self, house: str) -> Grammar:
@@ -46,6 +45,9 @@ class DynastyRuleset(Ruleset):
 
     def setup(self, spec: Mapping[str, Any], dice: Dice) -> GameState:
         return build_state(spec, self.rules, self.id, dice)
+
+    def command_value(self, state: GameState, unit: Unit) -> int:
+        return unit_command_value(state, unit, self.rules)
 
     # -- validation ------------------------------------------------------------
     def validate(self, state: GameState, sheets: dict[str, OrderSheet], *,

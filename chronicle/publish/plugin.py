@@ -1,0 +1,36 @@
+"""What a ruleset's site is made of: its page builders and how its context is prepared.
+
+Each ruleset's descriptor (``chronicle.rulesets``) names its plug-in; the
+build asks the plug-in, never which ruleset a campaign plays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from chronicle.publish.data import Lineage, SiteData
+from chronicle.publish.genealogy import PendingGenealogies
+from chronicle.publish.pages import SiteContext, Write
+from chronicle.rulesets import descriptor, load_object
+
+Builder = Callable[[SiteContext, Write], None]
+
+
+@dataclass(frozen=True)
+class SitePlugin:
+    #: The page builders, in order; ``pages.build_svgs`` among them goes last.
+    builders: tuple[Builder, ...]
+    #: The finished context of a campaign, given the diagrams ``start`` set going.
+    prepare: Callable[[SiteContext, PendingGenealogies | None], SiteContext]
+    #: Called once the people are known, before the events are read: sets the
+    #: slow drawings going early (or does nothing).
+    start: Callable[[Lineage], PendingGenealogies | None]
+
+
+def plugin_of(data: SiteData | Lineage) -> SitePlugin:
+    """The site plug-in of a loaded campaign's ruleset."""
+    found = load_object(descriptor(data.campaign.ruleset).site)
+    if not isinstance(found, SitePlugin):
+        raise TypeError(f"{descriptor(data.campaign.ruleset).site} is not a SitePlugin")
+    return found

@@ -1,0 +1,70 @@
+"""The application's registry of rulesets: one line each.
+
+A ruleset is a plug-in on both sides: the engine adjudicates it
+(``adjudicator.rulesets``), and its ``Descriptor`` (``chronicle.rulesets.base``)
+tells the rest of the application everything else. Adding a ruleset means its
+own new files plus one line in ``_REGISTRY``; ``register`` adds one at run time
+(the tests' own ruleset does).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from chronicle.rulesets.base import (
+    Calendar,
+    Descriptor,
+    Moves,
+    RulesetError,
+    Triple,
+    Years,
+    load_object,
+)
+
+# Ruleset id -> the module defining its ``DESCRIPTOR``, imported on first use.
+_REGISTRY: dict[str, str] = {
+    "dynasty": "chronicle.rulesets.dynasty",
+    "blood-royale": "chronicle.rulesets.blood_royale",
+    "familles": "chronicle.rulesets.familles",
+}
+_LOADED: dict[str, Descriptor] = {}
+
+
+def ruleset_ids() -> tuple[str, ...]:
+    """Every registered ruleset, in registration order."""
+    return tuple(_REGISTRY) + tuple(k for k in _LOADED if k not in _REGISTRY)
+
+
+def descriptor(ruleset_id: str) -> Descriptor:
+    """The descriptor of ``ruleset_id``; ``KeyError`` if there is none."""
+    found = _LOADED.get(ruleset_id)
+    if found is None:
+        found = importlib.import_module(_REGISTRY[ruleset_id]).DESCRIPTOR
+        if not isinstance(found, Descriptor) or found.id != ruleset_id:
+            raise TypeError(f"{_REGISTRY[ruleset_id]}.DESCRIPTOR is not the {ruleset_id} "
+                            "ruleset's descriptor")
+        _LOADED[ruleset_id] = found
+    return found
+
+
+def register(found: Descriptor) -> None:
+    """Add a ruleset at run time (the registry above is the usual way)."""
+    if found.id in _REGISTRY or found.id in _LOADED:
+        raise ValueError(f"a ruleset {found.id!r} is already registered")
+    _LOADED[found.id] = found
+
+
+def unregister(ruleset_id: str) -> None:
+    """Remove a ruleset added with ``register``."""
+    if ruleset_id in _REGISTRY:
+        raise ValueError(f"{ruleset_id!r} is a built-in ruleset")
+    _LOADED.pop(ruleset_id, None)
+
+
+def all_worlds() -> tuple[str, ...]:
+    """Every content pack of every ruleset, each once, in order."""
+    return tuple(dict.fromkeys(w for rid in ruleset_ids() for w in descriptor(rid).worlds))
+
+
+__all__ = ["Calendar", "Descriptor", "Moves", "RulesetError", "Triple", "Years",
+           "all_worlds", "descriptor", "load_object", "register", "ruleset_ids", "unregister"]

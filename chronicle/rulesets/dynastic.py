@@ -1,0 +1,64 @@
+"""What the dynastic rulesets share (RULES.md Part A): tables, calendar, family report."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from adjudicator.state import GameState
+from chronicle.escape import md_escape
+from chronicle.resources import ruleset_table
+from chronicle.rulesets.base import Calendar, Descriptor, Years
+
+
+class DynasticDescriptor(Descriptor):
+    """A ruleset whose houses are families: Part A's tables, turns of years."""
+
+    calendar: ClassVar[Calendar] = Years()
+    site = "chronicle.publish.dynasty_site:PLUGIN"
+    simulates = True
+
+    def rules(self, spec: Mapping[str, Any]) -> dict[str, Any]:
+        return {"dynasty": ruleset_table("dynasty.toml"),
+                "unit_types": {"army": {"max_commanders": 0},
+                               "fleet": {"max_commanders": 0, "naval": True},
+                               "dragon": {"max_commanders": 1, "min_command_value": 0}}}
+
+    def report_sections(self, state: GameState, house: str) -> list[str]:
+        return ["", "## Your family", *family_lines(state, house)]
+
+
+def person_label(state: GameState, pid: str | None) -> str:
+    """A person as a report names them: the name and the lowest reference number."""
+    if not pid:
+        return "nobody"
+    person = state.persons.get(pid)
+    if person is None:
+        return pid
+    refs = sorted(person.refs.values())
+    return f"{person.name} ({refs[0]})" if refs else person.name
+
+
+def family_lines(state: GameState, house: str) -> list[str]:
+    """The living of a house's dynasty and court, as its report lists them."""
+    # Ages as they will be when the next turn's orders are carried out.
+    year = state.year_of(state.turn + 1)
+    members = sorted((p for p in state.living() if p.dynasty == house or p.court == house),
+                     key=lambda p: min(p.refs.values(), default="~" + p.name))
+    out = []
+    for p in members:
+        notes = []
+        if state.houses.get(house) and state.houses[house].ruler == p.id:
+            notes.append("ruler")
+        if p.spouse:
+            notes.append(f"married to {person_label(state, p.spouse)}")
+        if p.unit:
+            notes.append(f"commands {p.unit}")
+        if p.prisoner_of:
+            notes.append(f"prisoner of {p.prisoner_of}")
+        char = f"Con {p.constitution:+d}, " + (f"Command {p.command:+d}" if p.sex == "M"
+                                                 else f"Ruse {p.ruse:+d}")
+        extra = f"; {', '.join(notes)}" if notes else ""
+        out.append(f"- {md_escape(person_label(state, p.id))}, {p.sex}, age {year - p.born} "
+                   f"({char}){md_escape(extra)}")
+    return out or ["- Nobody is left."]

@@ -1,0 +1,48 @@
+"""``dynasty``: RULES.md Part A alone, for a campaign whose war is played elsewhere."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from adjudicator.state import GameState
+from chronicle.rulesets.dynastic import DynasticDescriptor
+
+#: The example houses of a new campaign: id, letter, name, king, queen.
+EXAMPLE_HOUSES: tuple[tuple[str, str, str, str, str], ...] = (
+    ("england", "E", "House Plantagenet", "Edward", "Margaret"),
+    ("france", "F", "House Capet", "Philippe", "Jeanne"),
+    ("castile", "C", "House of Castile", "Fernando", "Constanza"),
+)
+
+
+class DynastyDescriptor(DynasticDescriptor):
+    id = "dynasty"
+    summary = "RULES.md Part A alone: families, marriages, births and successions"
+    engine_class = "adjudicator.rulesets.dynasty:DynastyRuleset"
+    demo_turns = 20
+
+    def campaign_spec(self, world: str | None) -> dict[str, Any]:
+        houses, persons, units = [], [], []
+        for hid, letter, name, king, queen in EXAMPLE_HOUSES:
+            houses.append({"id": hid, "letter": letter, "name": name,
+                           "law": "male-preference", "player": ""})
+            persons += [
+                {"id": f"{hid}-king", "name": king, "sex": "M", "born": 1275, "dynasty": hid,
+                 "founder": True, "spouse": f"{hid}-queen"},
+                {"id": f"{hid}-queen", "name": queen, "sex": "F", "born": 1280},
+            ]
+            units += [{"id": f"{letter}-{n}", "house": hid, "type": "army"} for n in (1, 2)]
+        return {"house": houses, "person": persons, "unit": units}
+
+    def demo_title(self, world: str | None) -> str:
+        return "Three Crowns: a dynastic chronicle"
+
+    def orders(self, state: GameState, house: str, rules: Mapping[str, Any],
+               personality: str, rng_seed: str) -> str:
+        from chronicle.players.dynasty import dynasty_order_file
+
+        return dynasty_order_file(state, house, rules, personality, rng_seed)
+
+
+DESCRIPTOR = DynastyDescriptor()

@@ -1,0 +1,1 @@
+"""Content packs: the rules tables, maps and names of each ruleset (package data)."""

@@ -1,0 +1,1 @@
+"""Themes: the Jinja2 templates and static assets of the site (package data)."""
