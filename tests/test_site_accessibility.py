@@ -17,7 +17,7 @@ import pytest
 from site_fixture import build_fixture
 
 from chronicle.publish import build_site
-from chronicle.publish.themes import THEMES
+from chronicle.resources import themes_dir
 
 
 @dataclass
@@ -147,7 +147,7 @@ def test_contrast_helper_matches_wcag() -> None:
 
 
 def test_theme_text_colours_meet_wcag_aa() -> None:
-    css = (THEMES / "default/static/style.css").read_text(encoding="utf-8")
+    css = (themes_dir() / "default/static/style.css").read_text(encoding="utf-8")
     colours = dict(re.findall(r"--([a-z]+):\s*(#[0-9a-fA-F]{6})", css))
     pairs = {
         "text": ("ink", "paper"), "muted text": ("muted", "paper"),

@@ -15,8 +15,8 @@ import jinja2
 from chronicle.publish.data import slugify
 from chronicle.publish.errors import PublishError
 from chronicle.publish.i18n import ConstantGettext, markup_gettext, translations
+from chronicle.resources import themes_dir
 
-THEMES = Path(__file__).resolve().parents[2] / "themes"
 BASE_THEME = "default"
 
 
@@ -27,8 +27,8 @@ def theme_chain(folder: Path | None, theme: str) -> list[Path]:
         chain.append(folder / "theme")
     name = slugify(theme, BASE_THEME)
     if name != BASE_THEME:
-        chain.append(THEMES / name)
-    chain.append(THEMES / BASE_THEME)
+        chain.append(themes_dir() / name)
+    chain.append(themes_dir() / BASE_THEME)
     return [p for p in chain if p.is_dir()]
 
 
