@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,13 +19,24 @@ from site_fixture import build_fixture
 
 from chronicle.publish import build_site
 
-CHROMIUM = Path("/usr/bin/chromium")
-DRIVER = Path("/usr/bin/chromedriver")
 SHOTS = Path(__file__).parent / "screenshots"
+
+
+def _browser() -> tuple[Path | None, Path | None, str]:
+    """Debian's Chromium and its driver, and why the tests skip if either is missing."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    missing = [name for name, found in (("chromium", chromium), ("chromedriver", driver))
+               if found is None]
+    why = f"{' and '.join(missing)} not installed (Debian: chromium, chromium-driver)"
+    return (Path(chromium) if chromium else None, Path(driver) if driver else None, why)
+
+
+CHROMIUM, DRIVER, MISSING = _browser()
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed"),
+    pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason=MISSING),
 ]
 
 

@@ -1,0 +1,139 @@
+"""The shape of the code (DESIGN.md "Shape"): one-way imports and a pure engine.
+
+Only module-level imports count: an import inside a function is how a
+descriptor defers what it needs, and runs after every module is loaded.
+"""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("adjudicator", "chronicle")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
+
+
+def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The project's modules that ``path`` imports at module level (not in functions)."""
+    found: set[str] = set()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.If):  # ``if TYPE_CHECKING:`` blocks import nothing at run time
+            continue
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        for name in names:
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            if name:
+                found.add(name)
+    # Importing ``a.b.c`` runs ``a`` and ``a.b`` first.
+    for name in list(found):
+        while "." in name:
+            name = name.rpartition(".")[0]
+            if name in modules:
+                found.add(name)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {name: _imports(path, modules) - {name} for name, path in modules.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected group of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                group.append(top)
+                if top == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return groups
+
+
+def _is_ancestor(parent: str, child: str) -> bool:
+    return child.startswith(parent + ".")
+
+
+def test_no_import_cycles() -> None:
+    """A package's ``__init__`` importing its own modules is not a cycle; anything else is."""
+    graph = {name: {d for d in deps if not _is_ancestor(name, d) and not _is_ancestor(d, name)}
+             for name, deps in _graph().items()}
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_engine_imports_nothing_of_the_application() -> None:
+    """DESIGN.md: ``adjudicator/`` is pure game logic, with no database, file or network I/O."""
+    banned = ("chronicle", "sqlmodel", "sqlalchemy", "sqlite3", "jinja2", "click", "os",
+              "pathlib", "socket", "subprocess", "shutil", "io")
+    offenders = []
+    for path in sorted((ROOT / "adjudicator").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names
+                          if n.split(".")[0] in banned]
+            # Seeded generators only: ``random.Random(...)``, never the module's global one.
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id == "random" and node.attr != "Random":
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: random.{node.attr}")
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in ("open", "print", "input"):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.func.id}()")
+    assert offenders == []
+
+
+def test_every_package_is_listed_for_the_install() -> None:
+    """pyproject.toml lists the packages (content and themes are mapped into ``chronicle``):
+    a package missing from the list would be missing from a wheel."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
+    listed = set(config["packages"])
+    present = {_module_name(p.parent / "__init__.py")
+               for package in PACKAGES for p in (ROOT / package).rglob("__init__.py")}
+    mapped = {name for name, folder in config["package-dir"].items()
+              if (ROOT / folder / "__init__.py").is_file()}
+    assert listed == present | mapped
