@@ -1,10 +1,11 @@
-"""Seed + order folders → the expected events, rolls and export, for every ruleset.
+"""Golden files: seed + orders → events, rolls and export per ruleset; a reference site.
 
 DESIGN.md, "Determinism": "Running a turn twice with the same orders gives the
 same store." Each case under ``tests/golden/<case>/`` holds the order files the
 built-in players once wrote, frozen, and what the engine made of them: every
 stored event, public or private, every roll, every rejected line, and
-``chronicle export --format json``. A change to any of them fails here with the
+``chronicle export --format json``; ``tests/golden/site/`` holds the site
+built from the blood-royale case. A change to any of them fails here with the
 first differing line; ``tests/golden/README.md`` says how to accept one.
 """
 
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from golden_files import GOLDEN, UPDATE, check_text, text_difference
+from golden_files import GOLDEN, UPDATE, check_text, check_tree, files_under, text_difference
 from sqlmodel import Session, col, select
 
 from adjudicator.dice import SeededDice
@@ -26,6 +27,8 @@ from chronicle.campaign import load_campaign
 from chronicle.cli import cli
 from chronicle.demo import play_turns
 from chronicle.models import RejectionRow, RollRow
+from chronicle.publish import build_site
+from chronicle.publish.writer import MANIFEST
 from chronicle.scaffold import scaffold
 
 SEED = "golden-seed-1"
@@ -129,6 +132,21 @@ def test_every_ruleset_has_a_golden_case() -> None:
     for case in CASES:
         assert sorted(p.name for p in case.golden.glob("orders/turn-*")), case.name
         assert all((case.golden / name).is_file() for name in OUTPUTS), case.name
+
+
+def test_the_reference_site_is_rebuilt_byte_for_byte(tmp_path: Path) -> None:
+    """The site of the blood-royale case (battles, wealth, genealogies, maps), every file.
+
+    DESIGN.md, "Determinism": "Building twice gives byte-identical sites." The
+    manifest is left out: it fingerprints the store file and the package's
+    sources, which change with any commit.
+    """
+    campaign = play(CASES[1], tmp_path)
+    build_site([campaign], tmp_path / "site")
+    produced = files_under(tmp_path / "site")
+    del produced[MANIFEST]
+    assert any(name.startswith("blood-royale/battles/b-") for name in produced)
+    check_tree(GOLDEN / "site", produced)
 
 
 class OneFaceTurned(SeededDice):
