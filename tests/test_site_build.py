@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from golden_files import GOLDEN, check_text
 from site_fixture import (
     HOSTILE_NAME,
     SECRET_ORDER_TEXT,
@@ -29,7 +30,6 @@ from chronicle.publish import build_site
 from chronicle.publish.data import Lineage, load_campaign
 from chronicle.publish.errors import PublishError
 
-GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_PAGES = ("fixture-wars/battles/b-2-1/index.html", "fixture-wars/wealth/index.html")
 
 
@@ -202,12 +202,7 @@ def test_two_campaigns_form_one_archive(campaign: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize("page", GOLDEN_PAGES)
 def test_golden_pages(site: Path, page: str) -> None:
     """A reference copy of two pages whose content the fixture fixes exactly."""
-    produced = (site / page).read_text(encoding="utf-8")
-    golden = GOLDEN / page
-    if os.environ.get("UPDATE_GOLDEN"):
-        golden.parent.mkdir(parents=True, exist_ok=True)
-        golden.write_text(produced, encoding="utf-8")
-    assert produced == golden.read_text(encoding="utf-8")
+    check_text(GOLDEN / page, (site / page).read_text(encoding="utf-8"))
 
 
 def test_a_campaign_overrides_templates_and_static_files(campaign: Path, tmp_path: Path) -> None:
