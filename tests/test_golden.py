@@ -3,8 +3,8 @@
 DESIGN.md, "Determinism": "Running a turn twice with the same orders gives the
 same store." Each case under ``tests/golden/<case>/`` holds the order files the
 built-in players once wrote, frozen, and what the engine made of them: every
-stored event, public or private, every roll, every rejected line, and
-``chronicle export --format json``; ``tests/golden/site/`` holds the site
+stored event, public or private, every roll, every rejected line, the private
+reports, and ``chronicle export --format json``; ``tests/golden/site/`` holds the site
 built from the blood-royale case. A change to any of them fails here with the
 first differing line; ``tests/golden/README.md`` says how to accept one.
 """
@@ -111,19 +111,29 @@ def outputs(root: Path) -> dict[str, str]:
             "rejections.jsonl": _lines(rejections), "export.json": export.output}
 
 
+@dataclass(frozen=True)
+class Played:
+    case: Case
+    outputs: dict[str, str]
+    reports: dict[str, bytes]
+
+
 @pytest.fixture(scope="module", params=CASES, ids=[c.name for c in CASES])
-def played(request: pytest.FixtureRequest,
-           tmp_path_factory: pytest.TempPathFactory) -> tuple[Case, dict[str, str]]:
+def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Played:
     case: Case = request.param
-    return case, outputs(play(case, tmp_path_factory.mktemp(case.name)))
+    root = play(case, tmp_path_factory.mktemp(case.name))
+    return Played(case, outputs(root), files_under(root / "reports"))
 
 
 @pytest.mark.parametrize("output", OUTPUTS)
-def test_the_frozen_orders_give_the_golden_output(played: tuple[Case, dict[str, str]],
-                                                  output: str) -> None:
+def test_the_frozen_orders_give_the_golden_output(played: Played, output: str) -> None:
     """The same seed and the same order files give, line for line, the checked-in output."""
-    case, produced = played
-    check_text(case.golden / output, produced[output])
+    check_text(played.case.golden / output, played.outputs[output])
+
+
+def test_the_frozen_orders_give_the_golden_private_reports(played: Played) -> None:
+    """Every house's private report of every turn, and the arbiter's, word for word."""
+    check_tree(played.case.golden / "reports", played.reports)
 
 
 def test_every_ruleset_has_a_golden_case() -> None:
@@ -132,6 +142,7 @@ def test_every_ruleset_has_a_golden_case() -> None:
     for case in CASES:
         assert sorted(p.name for p in case.golden.glob("orders/turn-*")), case.name
         assert all((case.golden / name).is_file() for name in OUTPUTS), case.name
+        assert sorted(p.name for p in case.golden.glob("reports/turn-*")), case.name
 
 
 def test_the_reference_site_is_rebuilt_byte_for_byte(tmp_path: Path) -> None:
@@ -150,14 +161,16 @@ def test_the_reference_site_is_rebuilt_byte_for_byte(tmp_path: Path) -> None:
 
 
 class OneFaceTurned(SeededDice):
-    """The seeded dice, but the first die of turn 1 with more than one face shows another."""
+    """The seeded dice, but on turn 1 the first die of more than one face shows the next face."""
 
-    turned = False
+    def __init__(self, seed: str, turn: int, phase: str = "setup") -> None:
+        super().__init__(seed, turn, phase)
+        self.pending = turn == 1
 
     def _face(self, sides: int) -> int:
         face = super()._face(sides)
-        if self.turn == 1 and sides > 1 and not OneFaceTurned.turned:
-            OneFaceTurned.turned = True
+        if self.pending and sides > 1:
+            self.pending = False
             return face % sides + 1
         return face
 
@@ -171,9 +184,7 @@ def test_one_changed_die_fails_the_golden(tmp_path: Path,
     """The net catches a single die showing another face."""
     case = CASES[0]
     monkeypatch.setattr(runner, "SeededDice", OneFaceTurned)
-    monkeypatch.setattr(OneFaceTurned, "turned", False)
     produced = outputs(play(case, tmp_path))
-    assert OneFaceTurned.turned
     expected = (case.golden / "rolls.jsonl").read_text(encoding="utf-8")
     difference = text_difference("rolls.jsonl", expected, produced["rolls.jsonl"])
     assert difference is not None and '"turn": 1' in difference
