@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from site_fixture import site_files
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("CHRONICLE_UPDATE_GOLDEN") == "1"
@@ -67,11 +68,6 @@ def check_text(path: Path, produced: str) -> None:
         pytest.fail(f"{difference}\n{HOW_TO_UPDATE}", pytrace=False)
 
 
-def files_under(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
 def check_tree(folder: Path, produced: dict[str, bytes]) -> None:
     """Fail naming every added, missing and changed file; replace the folder on update."""
     name = folder.relative_to(GOLDEN).as_posix()
@@ -81,6 +77,6 @@ def check_tree(folder: Path, produced: dict[str, bytes]) -> None:
             (folder / relative).parent.mkdir(parents=True, exist_ok=True)
             (folder / relative).write_bytes(data)
         return
-    difference = tree_difference(name, files_under(folder) if folder.is_dir() else {}, produced)
+    difference = tree_difference(name, site_files(folder) if folder.is_dir() else {}, produced)
     if difference:
         pytest.fail(f"{difference}\n{HOW_TO_UPDATE}", pytrace=False)

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from golden_files import GOLDEN, UPDATE, check_text, check_tree, files_under, text_difference
+from golden_files import GOLDEN, UPDATE, check_text, check_tree
+from site_fixture import site_files
 from sqlmodel import Session, col, select
 
 from adjudicator.dice import SeededDice
@@ -122,7 +123,7 @@ class Played:
 def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Played:
     case: Case = request.param
     root = play(case, tmp_path_factory.mktemp(case.name))
-    return Played(case, outputs(root), files_under(root / "reports"))
+    return Played(case, outputs(root), site_files(root / "reports"))
 
 
 @pytest.mark.parametrize("output", OUTPUTS)
@@ -154,7 +155,7 @@ def test_the_reference_site_is_rebuilt_byte_for_byte(tmp_path: Path) -> None:
     """
     campaign = play(CASES[1], tmp_path)
     build_site([campaign], tmp_path / "site")
-    produced = files_under(tmp_path / "site")
+    produced = site_files(tmp_path / "site")
     del produced[MANIFEST]
     assert any(name.startswith("blood-royale/battles/b-") for name in produced)
     check_tree(GOLDEN / "site", produced)
@@ -185,9 +186,8 @@ def test_one_changed_die_fails_the_golden(tmp_path: Path,
     case = CASES[0]
     monkeypatch.setattr(runner, "SeededDice", OneFaceTurned)
     produced = outputs(play(case, tmp_path))
-    expected = (case.golden / "rolls.jsonl").read_text(encoding="utf-8")
-    difference = text_difference("rolls.jsonl", expected, produced["rolls.jsonl"])
-    assert difference is not None and '"turn": 1' in difference
+    with pytest.raises(pytest.fail.Exception, match=r"rolls.jsonl: first difference at line"):
+        check_text(case.golden / "rolls.jsonl", produced["rolls.jsonl"])
 
 
 @needs_goldens
@@ -202,6 +202,5 @@ def test_one_changed_order_line_fails_the_golden(tmp_path: Path) -> None:
     order.write_text(text.replace("birth E1000 attempts 3", "birth E1000 attempts 1"),
                      encoding="utf-8")
     produced = outputs(play(case, tmp_path, orders))
-    expected = (case.golden / "events.jsonl").read_text(encoding="utf-8")
-    difference = text_difference("events.jsonl", expected, produced["events.jsonl"])
-    assert difference is not None and "birth-attempts" in difference
+    with pytest.raises(pytest.fail.Exception, match=r"(?s)events.jsonl: first difference.*birth"):
+        check_text(case.golden / "events.jsonl", produced["events.jsonl"])
