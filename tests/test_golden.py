@@ -79,7 +79,7 @@ def play(case: Case, scratch: Path, orders: Path | None = None) -> Path:
     scaffold(root, case.ruleset, world=case.world, title=f"Golden {case.name}", seed=SEED)
     shutil.copytree(orders, root / "orders", dirs_exist_ok=True)
     campaign = load_campaign(root)
-    for _ in sorted(orders.iterdir()):
+    for _ in orders.glob("turn-*"):
         runner.adjudicate(campaign)
     return root
 
