@@ -18,6 +18,7 @@ import click
 from sqlalchemy.exc import OperationalError
 
 from chronicle.campaign import STORE_FILE, CampaignError, load_campaign, write_inside
+from chronicle.lock import CampaignBusy
 from chronicle.players import PERSONALITIES
 from chronicle.publish.errors import PublishError
 from chronicle.rulesets import all_worlds, descriptor, ruleset_ids
@@ -33,7 +34,7 @@ def refusals(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except (CampaignError, StoreError, PublishError) as err:
+        except (CampaignError, CampaignBusy, StoreError, PublishError) as err:
             click.echo(f"error: {err}", err=True)
             sys.exit(1)
         except OperationalError as err:
@@ -111,6 +112,7 @@ def check(campaign: Path) -> None:
     from chronicle import runner
 
     camp = load_campaign(campaign)
+    _recover(camp)
     turn, orders = runner.check(camp)
     problems = orders.problems + orders.refused()
     rejections = sorted((r for s in orders.sheets.values() for r in s.rejections),
@@ -124,6 +126,16 @@ def check(campaign: Path) -> None:
                f"{len(rejections)} rejected, {len(problems)} file problems")
     if rejections or problems:
         sys.exit(1)
+
+
+def _recover(camp: Any) -> None:
+    """Finish what an interrupted command left undone before reading the campaign."""
+    from chronicle import runner
+
+    turn = runner.recover(camp)
+    if turn is not None:
+        click.echo(f"The reports of turn {turn} were left unwritten by an interrupted "
+                   "command; they are written now.", err=True)
 
 
 def _summary(outcome: Any) -> None:
@@ -162,7 +174,9 @@ def preview(campaign: Path) -> None:
     """Adjudicate into a throw-away copy and show what would happen."""
     from chronicle import runner
 
-    outcome = runner.preview(load_campaign(campaign))
+    camp = load_campaign(campaign)
+    _recover(camp)
+    outcome = runner.preview(camp)
     _summary(outcome)
     click.echo("(preview only: nothing was stored)")
 
@@ -176,12 +190,7 @@ def rollback(campaign: Path, to: int) -> None:
     """Return the store to the end of turn N."""
     from chronicle import runner
 
-    camp = load_campaign(campaign)
-    store = runner.open_store(camp, runner.ruleset_of(camp), create=False)
-    last = store.last_turn()
-    if to > last:
-        raise CampaignError(f"cannot roll back to turn {to}: the last turn is {last}")
-    store.rollback(to)
+    last = runner.rollback(load_campaign(campaign), to)
     click.echo(f"The store is back at the end of turn {to} (turns {to + 1}-{last} removed).")
 
 
@@ -199,7 +208,7 @@ def export(campaign: Path, fmt: str, output: Path | None) -> None:
     camp = load_campaign(campaign)
     ruleset = runner.ruleset_of(camp)
     if camp.store_path.exists():
-        store = runner.open_store(camp, ruleset, create=False)
+        store = runner.open_store(camp, ruleset)
         state, events = store.state(), store.events()
         revealed = store.campaign().seed_revealed
     else:
@@ -229,6 +238,7 @@ def template(campaign: Path, auto: tuple[str, ...], personality: str, force: boo
     from chronicle.players import write_auto_orders
 
     camp = load_campaign(campaign)
+    _recover(camp)
     ruleset = runner.ruleset_of(camp)
     state = runner.current_state(camp, ruleset)
     turn = state.turn + 1
@@ -265,14 +275,25 @@ def build(campaigns: tuple[Path, ...], output: Path, base_url: str) -> None:
 
 @cli.command()
 @CAMPAIGN
+@click.option("--turn", type=click.IntRange(min=1), default=None,
+              help="The turn whose reports to write (default: the last).")
+@refusals
+def reports(campaign: Path, turn: int | None) -> None:
+    """Write a turn's private reports again, from the store."""
+    from chronicle import runner
+
+    number, folder = runner.reports(load_campaign(campaign), turn)
+    click.echo(f"The reports of turn {number} are written again in {folder}/")
+
+
+@cli.command()
+@CAMPAIGN
 @refusals
 def end(campaign: Path) -> None:
     """End a campaign: reveal the seed in the store, for the archive."""
     from chronicle import runner
 
-    camp = load_campaign(campaign)
-    store = runner.open_store(camp, runner.ruleset_of(camp), create=False)
-    store.reveal_seed(camp.seed)
+    runner.end(load_campaign(campaign))
     click.echo("The seed is revealed; the next build publishes it and the epidemic thresholds.")
 
 

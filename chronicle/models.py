@@ -40,6 +40,7 @@ class TurnRow(SQLModel, table=True):
     snapshot: bytes
     orders_digest: str = ""
     defaulted: str = "[]"          # JSON list of houses that sent no orders
+    problems: str = "[]"           # JSON list of the order folder's file problems
 
 
 class HouseRow(SQLModel, table=True):
@@ -179,6 +180,7 @@ class OrderFileRow(SQLModel, table=True):
     house: str = Field(primary_key=True)
     text: str
     refused: str | None = None
+    file: str = ""                 # its name in the turn folder ("" in older stores)
 
 
 class RejectionRow(SQLModel, table=True):

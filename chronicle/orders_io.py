@@ -21,8 +21,14 @@ ARBITER = "arbiter"
 
 @dataclass
 class TurnOrders:
+    """A turn's orders: each house's sheet, and the files as the store keeps them."""
+
     sheets: dict[str, OrderSheet] = field(default_factory=dict)
+    #: House -> (the file's text, why it was refused or None).
     texts: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    #: House -> the file's name in the turn folder.
+    files: dict[str, str] = field(default_factory=dict)
+    #: What was wrong with the folder's other files (the arbiter's report lists it).
     problems: list[str] = field(default_factory=list)
     digest: str = ""
 
@@ -72,6 +78,7 @@ def read_turn(folder: Path, root: Path, ruleset: Ruleset, state: GameState) -> T
                                   f"ignored (houses: {', '.join(sorted(houses))})")
             continue
         text, problem = _read(path, root, shown)
+        found.files[house] = path.name
         if text is None:
             sheet = OrderSheet(house=house, file=path.name, refused=problem)
             found.sheets[house] = sheet
@@ -83,4 +90,23 @@ def read_turn(folder: Path, root: Path, ruleset: Ruleset, state: GameState) -> T
         found.sheets[house] = sheet
         found.texts[house] = (text, sheet.refused)
     found.digest = hasher.hexdigest()
+    return found
+
+
+def stored_turn(ruleset: Ruleset, files: list[tuple[str, str, str, str | None]],
+                problems: list[str], digest: str) -> TurnOrders:
+    """A turn's orders again, from the files the store kept: (house, file, text, refused).
+
+    Parsing is deterministic, so these are the sheets the turn was resolved
+    with, whatever has become of the order folder since.
+    """
+    found = TurnOrders(problems=list(problems), digest=digest)
+    for house, name, text, refused in sorted(files):
+        found.files[house] = name
+        found.texts[house] = (text, refused)
+        if refused and not text:  # the file could not be read at all
+            found.sheets[house] = OrderSheet(house=house, file=name, refused=refused)
+        else:
+            found.sheets[house] = parse_orders(text, ruleset.grammar_for(house), filename=name,
+                                               expected_house=house)
     return found

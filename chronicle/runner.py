@@ -7,19 +7,35 @@ transaction, and only then writes the private reports.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from adjudicator.dice import Roll, SeededDice
 from adjudicator.errors import ChronicleRulesError
 from adjudicator.rulesets.base import Ruleset
 from adjudicator.state import GameState
-from chronicle.campaign import Campaign, CampaignError, check_folder_inside, seed_commitment
+from chronicle.campaign import (
+    Campaign,
+    CampaignError,
+    check_folder_inside,
+    seed_commitment,
+    write_inside,
+)
+from chronicle.lock import CampaignBusy, campaign_lock
 from chronicle.models import CampaignRow
-from chronicle.orders_io import TurnOrders, read_turn
+from chronicle.orders_io import TurnOrders, read_turn, stored_turn
 from chronicle.outcome import TurnOutcome
 from chronicle.reports import write_reports
-from chronicle.store import Store, StoreError, copy_store
+from chronicle.store import Store, StoreError, copy_store, dump_snapshot
+
+#: Where the first turn builds the store before it is renamed into place.
+NEW_STORE = ".chronicle.sqlite.new"
+#: In a turn's reports folder once every report is written: the turn's identity.
+REPORTS_DONE = ".complete"
 
 
 def ruleset_of(campaign: Campaign) -> Ruleset:
@@ -39,26 +55,29 @@ def initial_state(campaign: Campaign, ruleset: Ruleset) -> GameState:
     return initial_setup(campaign, ruleset)[0]
 
 
-def open_store(campaign: Campaign, ruleset: Ruleset, *, create: bool = True) -> Store:
-    """The campaign's store, created from campaign.toml on first use."""
+def open_store(campaign: Campaign, ruleset: Ruleset) -> Store:
+    """The campaign's store; it must exist (the first turn adjudicated makes it)."""
     path = campaign.store_path
-    if path.exists():
-        try:
-            store = Store.open(path, ruleset)
-        except StoreError as err:
-            raise CampaignError(str(err)) from None
-        row = store.campaign()
-        if row.seed_commitment != seed_commitment(campaign.seed):
-            raise CampaignError(f"{path.name}: this store belongs to another seed")
-        return store
-    if not create:
+    if not path.exists():
         raise CampaignError(f"{path.name}: no store yet; adjudicate a turn first")
+    try:
+        store = Store.open(path, ruleset)
+    except StoreError as err:
+        raise CampaignError(str(err)) from None
+    row = store.campaign()
+    if row.seed_commitment != seed_commitment(campaign.seed):
+        raise CampaignError(f"{path.name}: this store belongs to another seed")
+    return store
+
+
+def create_store(campaign: Campaign, ruleset: Ruleset, path: Path) -> tuple[Store, GameState]:
+    """A new store at ``path`` holding the starting state, and that state."""
     state, rolls = initial_setup(campaign, ruleset)
     row = CampaignRow(slug=campaign.slug, title=campaign.title, ruleset=campaign.ruleset,
                       start_year=state.start_year, end_year=state.end_year,
                       target=state.target, seed_commitment=seed_commitment(campaign.seed),
                       language=campaign.language, world=campaign.spec.get("world"))
-    return Store.create(path, row, state, ruleset, rolls)
+    return Store.create(path, row, state, ruleset, rolls), state
 
 
 def current_state(campaign: Campaign, ruleset: Ruleset) -> GameState:
@@ -89,19 +108,185 @@ def resolve_next(campaign: Campaign, ruleset: Ruleset, state: GameState) -> Turn
 def adjudicate(campaign: Campaign, *, state: GameState | None = None) -> TurnOutcome:
     """Adjudicate and store the next turn; write its private reports.
 
+    The campaign's writer lock is held throughout, so the turn stored is the
+    one resolved from the store's last turn. The first turn makes the store:
+    it is written beside the real one and renamed into place once the turn
+    is in it, so there is never a store without its first turn, or one made
+    from a ``campaign.toml`` since corrected.
+
     ``state`` may pass the store's last state when the caller already holds it
     (the demo loop does), to save decoding it twice; it must be that state.
     """
     ruleset = ruleset_of(campaign)
-    store = open_store(campaign, ruleset)
-    if state is None or state.turn != store.last_turn():
-        state = store.state()
-    outcome = resolve_next(campaign, ruleset, state)
-    # A reports folder leading elsewhere is refused before anything is stored.
-    check_folder_inside(campaign.root, campaign.reports_dir(outcome.turn))
-    store.commit_turn(state, outcome.result, outcome.orders.texts, outcome.orders.digest)
-    write_reports(campaign, ruleset, outcome)
+    with campaign_lock(campaign.root, "adjudicate"):
+        if campaign.store_path.exists():
+            with _opened(campaign, ruleset) as store:
+                if state is None or state.turn != store.last_turn():
+                    state = store.state()
+                outcome = resolve_next(campaign, ruleset, state)
+                # A reports folder leading elsewhere is refused before anything is stored.
+                check_folder_inside(campaign.root, campaign.reports_dir(outcome.turn))
+                store.commit_turn(state, outcome.result, outcome.orders)
+        else:
+            outcome = _first_turn(campaign, ruleset)
+        _write_reports_of(campaign, ruleset, outcome, _identity(outcome.result.state))
     return outcome
+
+
+@contextmanager
+def _opened(campaign: Campaign, ruleset: Ruleset) -> Iterator[Store]:
+    """The store, for a command holding the writer lock: the last turn's reports,
+    if an interruption left them unwritten, are written first."""
+    store = open_store(campaign, ruleset)
+    try:
+        complete_reports(campaign, ruleset, store)
+        yield store
+    finally:
+        store.engine.dispose()
+
+
+@contextmanager
+def writing(campaign: Campaign, command: str) -> Iterator[tuple[Ruleset, Store]]:
+    """The campaign's engine and store, for ``command``, which changes it."""
+    ruleset = ruleset_of(campaign)
+    with campaign_lock(campaign.root, command), _opened(campaign, ruleset) as store:
+        yield ruleset, store
+
+
+def recover(campaign: Campaign) -> int | None:
+    """Before a command that only reads: finish what an interrupted one left.
+
+    Returns the turn whose reports were written, if any. Skipped while
+    another command holds the campaign (it finishes them itself).
+    """
+    if not campaign.store_path.exists():
+        return None
+    try:
+        with writing(campaign, "recovery") as (ruleset, store):
+            return complete_reports(campaign, ruleset, store)
+    except CampaignBusy:
+        return None
+
+
+def rollback(campaign: Campaign, to: int) -> int:
+    """Return the store to the end of turn ``to``; returns the last turn it had."""
+    with writing(campaign, "rollback") as (_ruleset, store):
+        last = store.last_turn()
+        if to > last:
+            raise CampaignError(f"cannot roll back to turn {to}: the last turn is {last}")
+        store.rollback(to)
+        return last
+
+
+def end(campaign: Campaign) -> None:
+    """End the campaign: reveal the seed in the store."""
+    with writing(campaign, "end") as (_ruleset, store):
+        store.reveal_seed(campaign.seed)
+
+
+def reports(campaign: Campaign, turn: int | None) -> tuple[int, Path]:
+    """Write a turn's private reports again (default: the last turn)."""
+    with writing(campaign, "reports") as (ruleset, store):
+        number = store.last_turn() if turn is None else turn
+        return number, rewrite_reports(campaign, store, ruleset, number)
+
+
+def _first_turn(campaign: Campaign, ruleset: Ruleset) -> TurnOutcome:
+    fresh = campaign.root / NEW_STORE
+    fresh.unlink(missing_ok=True)  # what a killed first turn left
+    try:
+        store, state = create_store(campaign, ruleset, fresh)
+        try:
+            outcome = resolve_next(campaign, ruleset, state)
+            check_folder_inside(campaign.root, campaign.reports_dir(outcome.turn))
+            store.commit_turn(state, outcome.result, outcome.orders)
+        finally:
+            store.engine.dispose()
+        _sync(fresh)
+        os.replace(fresh, campaign.store_path)
+        _sync(campaign.root)
+    finally:
+        fresh.unlink(missing_ok=True)
+    return outcome
+
+
+def _sync(path: Path) -> None:
+    """Flush a file, or a folder's entries, to the disk (a rename must survive a crash)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# -- private reports ---------------------------------------------------------------
+def _identity(state: GameState) -> str:
+    """What tells one adjudication of a turn from another (after a rollback, say)."""
+    return hashlib.sha256(dump_snapshot(state, living_only=True)).hexdigest()
+
+
+def _write_reports_of(campaign: Campaign, ruleset: Ruleset, outcome: TurnOutcome,
+                      identity: str) -> None:
+    """Write a stored turn's reports, then the mark that they are all there.
+
+    The turn is stored first: a failure here loses nothing, and the next
+    command (or ``chronicle reports``) writes them again from the store.
+    """
+    try:
+        write_reports(campaign, ruleset, outcome)
+        write_inside(campaign.root, campaign.reports_dir(outcome.turn) / REPORTS_DONE,
+                     identity + "\n")
+    except OSError as err:
+        raise CampaignError(
+            f"turn {outcome.turn} is stored, but its reports could not be written "
+            f"({err.strerror or err}); once that is mended, 'chronicle reports' writes "
+            "them (so does the next command)") from None
+
+
+def reports_written(campaign: Campaign, turn: int, identity: str) -> bool:
+    mark = campaign.reports_dir(turn) / REPORTS_DONE
+    try:
+        return not mark.is_symlink() and mark.read_text("utf-8").strip() == identity
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def stored_outcome(campaign: Campaign, ruleset: Ruleset, store: Store, turn: int) -> TurnOutcome:
+    """Turn ``turn`` resolved again from the store: its state before, its order
+    files and the seed's dice give the very turn stored (checked)."""
+    last = store.last_turn()
+    if not 1 <= turn <= last:
+        raise CampaignError(f"--turn {turn}: the store holds turns 1 to {last}" if last
+                            else "no turn has been adjudicated yet")
+    previous = store.state(turn - 1)
+    files, problems, digest, snapshot = store.turn_inputs(turn)
+    orders = stored_turn(ruleset, files, problems, digest)
+    result = ruleset.resolve(previous, orders.sheets, SeededDice(campaign.seed, turn))
+    if dump_snapshot(result.state, living_only=True) != snapshot:
+        raise CampaignError(f"turn {turn} does not replay to what the store holds (was it "
+                            "adjudicated by another version of Chronicle?); its reports "
+                            "cannot be written again")
+    return TurnOutcome(turn=turn, year=previous.year_of(turn), previous=previous,
+                       result=result, orders=orders)
+
+
+def rewrite_reports(campaign: Campaign, store: Store, ruleset: Ruleset, turn: int) -> Path:
+    """Write turn ``turn``'s private reports again, from the store alone."""
+    outcome = stored_outcome(campaign, ruleset, store, turn)
+    _write_reports_of(campaign, ruleset, outcome, _identity(outcome.result.state))
+    return campaign.reports_dir(turn)
+
+
+def complete_reports(campaign: Campaign, ruleset: Ruleset, store: Store) -> int | None:
+    """Write the last turn's reports if an interruption left them unwritten.
+
+    Returns the turn whose reports were written, or None if they were whole.
+    """
+    last = store.last_turn()
+    if last == 0 or reports_written(campaign, last, _identity(store.state(last))):
+        return None
+    rewrite_reports(campaign, store, ruleset, last)
+    return last
 
 
 def preview(campaign: Campaign) -> TurnOutcome:

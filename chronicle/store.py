@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import delete, event, inspect
 from sqlalchemy.engine import Engine
+from sqlalchemy.schema import CreateIndex, CreateTable
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from adjudicator.dice import Roll
@@ -39,6 +40,7 @@ from chronicle.models import (
     TurnRow,
     UnitRow,
 )
+from chronicle.orders_io import TurnOrders
 
 SNAPSHOT_LEVEL = 6
 
@@ -54,6 +56,52 @@ BUSY = ("the store is busy: another command is using it (a turn being written, a
 def is_busy(err: BaseException) -> bool:
     """True if ``err`` is SQLite's refusal of a store another connection holds."""
     return "database is locked" in str(err)
+
+
+def is_read_only(err: BaseException) -> bool:
+    """True if ``err`` is SQLite's refusal to write a read-only store."""
+    return "readonly database" in str(err) or "read-only" in str(err)
+
+
+def _upgrade(engine: Engine, present: set[str]) -> None:
+    """Bring a store made by an earlier version up to date, in one transaction.
+
+    Versions only ever add tables and columns (with their defaults), so an
+    earlier store gains what it lacks and nothing else changes: a campaign
+    outlives the version of Chronicle it started with.
+    """
+    columns = {name: {c["name"] for c in inspect(engine).get_columns(name)} for name in present}
+    statements = []
+    for table in SQLModel.metadata.sorted_tables:
+        if table.name not in present:
+            statements.append(CreateTable(table).compile(engine).string)
+            statements += [CreateIndex(index).compile(engine).string for index in table.indexes]
+            continue
+        for column in table.columns:
+            if column.name in columns[table.name]:
+                continue
+            default = getattr(column.default, "arg", None)
+            if callable(default):
+                raise StoreError(f"cannot add column {table.name}.{column.name}")
+            literal = "NULL" if default is None else _sql_literal(default)
+            statements.append(f"ALTER TABLE {table.name} ADD COLUMN {column.name} "
+                              f"{column.type.compile(engine.dialect)} DEFAULT {literal}")
+    if statements:
+        with engine.begin() as connection:
+            for statement in statements:
+                connection.exec_driver_sql(statement)
+
+
+def _sql_literal(value: object) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    if isinstance(value, bytes):
+        return f"X'{value.hex()}'"
+    raise TypeError(f"no SQL literal for {value!r}")
 
 
 def dump_snapshot(state: GameState, *, living_only: bool = False) -> bytes:
@@ -134,18 +182,19 @@ class Store:
         store = cls(open_engine(path), ruleset)
         try:
             present = set(inspect(store.engine).get_table_names())
+            if "campaign" not in present:
+                raise StoreError("no campaign table")
+            _upgrade(store.engine, present)
             with Session(store.engine) as session:
                 session.exec(select(CampaignRow)).first()
-        except Exception as err:  # a foreign or damaged file
+        except Exception as err:  # a foreign, damaged or read-only file
             store.engine.dispose()
             if is_busy(err):
                 raise StoreError(f"{path.name}: {BUSY}") from None
+            if is_read_only(err):
+                raise StoreError(f"{path.name}: made by an older version of Chronicle, and "
+                                 "read-only, so it cannot be brought up to date") from None
             raise StoreError(f"{path.name}: not a chronicle store ({type(err).__name__})") from None
-        missing = sorted(set(SQLModel.metadata.tables) - present)
-        if missing:
-            raise StoreError(f"{path.name}: made by an older version of Chronicle (no table "
-                             f"{', '.join(missing)}); replay the campaign's orders into a new "
-                             "store, or use the version that made it")
         return store
 
     @classmethod
@@ -195,31 +244,57 @@ class Store:
                 session.expunge(row)
             return rows
 
+    def turn_inputs(self, turn: int) -> tuple[list[tuple[str, str, str, str | None]],
+                                              list[str], str, bytes]:
+        """What turn ``turn`` was resolved from: its order files (house, file, text,
+        refused), the folder's file problems, the orders' digest; and its snapshot."""
+        with Session(self.engine) as session:
+            row = session.get(TurnRow, turn)
+            if row is None:
+                raise StoreError(f"turn {turn} was never adjudicated")
+            files = [(f.house, f.file or f"{f.house}.orders", f.text, f.refused)
+                     for f in session.exec(select(OrderFileRow)
+                                           .where(OrderFileRow.turn == turn))]
+            return files, list(json.loads(row.problems or "[]")), row.orders_digest, row.snapshot
+
     # -- writing ---------------------------------------------------------------
     def _writer(self) -> Ruleset:
         if self.ruleset is None:
             raise TypeError("a store opened without its ruleset is for reading only")
         return self.ruleset
 
-    def commit_turn(self, previous: GameState, result: TurnResult,
-                    order_files: dict[str, tuple[str, str | None]], digest: str) -> None:
-        """Write one adjudicated turn atomically: all of it or none of it."""
+    def commit_turn(self, previous: GameState, result: TurnResult, orders: TurnOrders) -> None:
+        """Write one adjudicated turn atomically: all of it or none of it.
+
+        Everything the turn was resolved from is kept with it (the order
+        files, and the folder's file problems for the arbiter's report), so
+        that its reports can be written again from the store alone.
+        """
         state = result.state
         with Session(self.engine) as session, session.begin():
             if session.get(TurnRow, state.turn) is not None:
                 raise StoreError(f"turn {state.turn} is already in the store")
+            # The turn was resolved from ``previous``: if the store is no longer
+            # there (a rollback, say), storing it would mix two histories.
+            last = max(session.exec(select(TurnRow.number)).all(), default=0)
+            if last != previous.turn:
+                raise StoreError(
+                    f"the store changed while turn {state.turn} was being resolved (it now "
+                    f"ends at turn {last}); nothing was stored: run the command again")
             session.add(TurnRow(number=state.turn, year=state.year_of(state.turn),
                                 snapshot=dump_snapshot(state, living_only=True),
-                                orders_digest=digest,
-                                defaulted=json.dumps(result.defaulted)))
+                                orders_digest=orders.digest,
+                                defaulted=json.dumps(result.defaulted),
+                                problems=json.dumps(orders.problems)))
             _write_tables(session, state, previous, self._writer())
             _archive_dead(session, state, previous)
             _insert_events(session, state.turn, result.events)
             _insert_rolls(session, result.rolls)
             _insert_rejections(session, state.turn, result.rejections)
-            for house, (text, refused) in sorted(order_files.items()):
+            for house, (text, refused) in sorted(orders.texts.items()):
                 session.add(OrderFileRow(turn=state.turn, house=house, text=text,
-                                         refused=refused))
+                                         refused=refused,
+                                         file=orders.files.get(house, f"{house}.orders")))
 
     def rollback(self, to: int) -> None:
         """Return the store to the end of turn ``to``, in one transaction."""

@@ -139,8 +139,7 @@ def build_fixture(folder: Path, *, turns: int = 4, language: str = "en",
     (folder / "commentary/turn-001.md").write_text(HOSTILE_COMMENTARY, encoding="utf-8")
     campaign = load_campaign(folder)
     ruleset = runner.ruleset_of(campaign)
-    store = runner.open_store(campaign, ruleset)
-    state = store.state()
+    store, state = runner.create_store(campaign, ruleset, campaign.store_path)
     for turn in range(1, turns + 1):
         orders = campaign.orders_dir(turn)
         orders.mkdir(parents=True)
@@ -148,7 +147,7 @@ def build_fixture(folder: Path, *, turns: int = 4, language: str = "en",
             (orders / f"{house}.orders").write_text(_orders(state, house), encoding="utf-8")
         outcome = runner.resolve_next(campaign, ruleset, state)
         result = _planted(outcome.result)
-        store.commit_turn(state, result, outcome.orders.texts, outcome.orders.digest)
+        store.commit_turn(state, result, outcome.orders)
         state = result.state
     store.engine.dispose()
     return folder

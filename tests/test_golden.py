@@ -91,7 +91,7 @@ def _lines(rows: list[dict[str, object]]) -> str:
 def outputs(root: Path) -> dict[str, str]:
     """What the store and the export say of a played campaign, as stable text."""
     campaign = load_campaign(root)
-    store = runner.open_store(campaign, runner.ruleset_of(campaign), create=False)
+    store = runner.open_store(campaign, runner.ruleset_of(campaign))
     events = [{"turn": e.turn, "seq": e.seq, "phase": e.phase, "kind": e.kind,
                "public": e.public, "payload": json.loads(e.payload)}
               for e in store.events(public_only=False)]
@@ -123,7 +123,10 @@ class Played:
 def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Played:
     case: Case = request.param
     root = play(case, tmp_path_factory.mktemp(case.name))
-    return Played(case, outputs(root), site_files(root / "reports"))
+    # The reports themselves: the folder's bookkeeping (``.complete``) is the runner's.
+    reports = {name: text for name, text in site_files(root / "reports").items()
+               if name.endswith(".md")}
+    return Played(case, outputs(root), reports)
 
 
 @pytest.mark.parametrize("output", OUTPUTS)

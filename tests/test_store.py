@@ -113,7 +113,7 @@ def test_store_turn_cannot_be_committed_twice(tmp_path: Path) -> None:
     outcome = runner.resolve_next(camp, runner.ruleset_of(camp), previous)
     before = store_dump(camp.store_path)
     with pytest.raises(store_module.StoreError, match="already in the store"):
-        store.commit_turn(previous, outcome.result, outcome.orders.texts, outcome.orders.digest)
+        store.commit_turn(previous, outcome.result, outcome.orders)
     assert store_dump(camp.store_path) == before
 
 
