@@ -22,7 +22,7 @@ from chronicle.lock import CampaignBusy
 from chronicle.players import PERSONALITIES
 from chronicle.publish.errors import PublishError
 from chronicle.rulesets import all_worlds, descriptor, ruleset_ids
-from chronicle.store import BUSY, StoreError, is_busy
+from chronicle.store import StoreError, store_failure
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -38,11 +38,21 @@ def refusals(fn: F) -> F:
             click.echo(f"error: {err}", err=True)
             sys.exit(1)
         except OperationalError as err:
-            # Opening the store checks it is free, but another command can
-            # take it a moment later; what was being written is rolled back.
-            if not is_busy(err):
+            # What was being written is rolled back by SQLite; say why in a line.
+            why = store_failure(err)
+            if why is None:
                 raise
-            click.echo(f"error: {STORE_FILE}: {BUSY}", err=True)
+            click.echo(f"error: {STORE_FILE}: {why}", err=True)
+            sys.exit(1)
+        except OSError as err:
+            # A full disk, a file too large, a read-only folder: the machine's
+            # refusal, not a bug. Each writer leaves what it replaces whole.
+            where = f"{err.filename}: " if err.filename else ""
+            click.echo(f"error: {where}{err.strerror or err}", err=True)
+            sys.exit(1)
+        except OverflowError:
+            click.echo("error: a number grew too large to be stored (a treasury or a year "
+                       "beyond any real campaign?); nothing was stored", err=True)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]

@@ -58,6 +58,25 @@ def is_busy(err: BaseException) -> bool:
     return "database is locked" in str(err)
 
 
+def store_failure(err: BaseException) -> str | None:
+    """SQLite's refusal in a user's words, or None if ``err`` is no such refusal
+    (a bug). In every case SQLite has rolled back what was being written."""
+    text = str(err)
+    if is_busy(err):
+        return BUSY
+    if "disk is full" in text:
+        return "the disk is full; nothing was stored (free some space and run it again)"
+    if is_read_only(err):
+        return "the store is read-only; nothing was stored"
+    if "unable to open database file" in text:
+        return "cannot be opened (is its folder read-only, or gone?)"
+    if "disk I/O error" in text:
+        return "the disk failed to read or write it; nothing was stored"
+    if "too big" in text or "file is too large" in text:
+        return "the store has grown larger than this file system allows; nothing was stored"
+    return None
+
+
 def is_read_only(err: BaseException) -> bool:
     """True if ``err`` is SQLite's refusal to write a read-only store."""
     return "readonly database" in str(err) or "read-only" in str(err)

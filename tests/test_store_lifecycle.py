@@ -9,11 +9,13 @@ twice with the same orders gives the same store."
 from __future__ import annotations
 
 import errno
+import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -298,3 +300,92 @@ def test_a_stored_turn_s_reports_come_from_the_store_not_from_today_s_folder(
         path.write_text("house england\n")
     assert run("reports", root, "--turn", "2").exit_code == 0
     assert _reports(root) == original
+
+
+# -- the machine's refusals ----------------------------------------------------------
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A real file system of 2 MiB (tmpfs), where it can be mounted (root)."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)],
+                          capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a small file system here: {made.stderr.strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def _fill(disk: Path, leave: int) -> None:
+    """Fill the file system but ``leave`` bytes (to the block)."""
+    stats = os.statvfs(disk)
+    free = stats.f_bavail * stats.f_frsize
+    with (disk / "filler").open("wb") as filler:
+        filler.write(b"\0" * max(0, free - leave))
+
+
+def test_a_full_disk_at_any_point_of_a_turn_is_one_line_and_loses_nothing(
+        tmp_path: Path, small_disk: Path) -> None:
+    """Finding: a full disk gave a traceback. However little room is left, adjudicate
+    ends with a one-line error or success; the store holds turn 1 or turn 2 whole;
+    and once there is room the campaign goes on, its reports complete."""
+    source = _campaign(tmp_path, 1)
+    _next_orders(source)
+    outcomes = set()
+    for leave in (0, 8 << 10, 32 << 10, 64 << 10, 128 << 10, 256 << 10, 512 << 10):
+        root = small_disk / "camp"
+        subprocess.run(["cp", "-a", str(source), str(root)], check=True)
+        before = store_dump(root / "chronicle.sqlite")
+        _fill(small_disk, leave)
+        result = run("adjudicate", root)
+        assert result.exit_code in (0, 1), result.output
+        if result.exit_code == 1:
+            assert result.output.startswith("error: ") and result.output.count("\n") == 1
+        (small_disk / "filler").unlink()
+        last = Store.open(root / "chronicle.sqlite").last_turn()
+        if last == 1:
+            assert store_dump(root / "chronicle.sqlite") == before
+        outcomes.add((result.exit_code, last))
+        if last == 1:  # room again: the turn is adjudicated as if nothing had happened
+            assert run("adjudicate", root).exit_code == 0
+        assert run("check", root).exit_code in (0, 1)
+        assert runner.reports_written(load_campaign(root), 2, runner._identity(
+            Store.open(root / "chronicle.sqlite").state(2)))
+        subprocess.run(["rm", "-rf", str(root)], check=True)
+    assert (1, 1) in outcomes and (0, 2) in outcomes
+
+
+@pytest.fixture
+def immutable(tmp_path: Path) -> Iterator[Callable[[Path], None]]:
+    """Make files read-only even for root (``chattr +i``), where the file system allows."""
+    marked: list[Path] = []
+
+    def mark(path: Path) -> None:
+        done = subprocess.run(["chattr", "+i", str(path)], capture_output=True, text=True)
+        if done.returncode != 0:
+            pytest.skip(f"cannot make a file read-only here: {done.stderr.strip()}")
+        marked.append(path)
+
+    try:
+        yield mark
+    finally:
+        for path in marked:
+            subprocess.run(["chattr", "-i", str(path)], check=False)
+
+
+def test_a_read_only_store_is_one_line_and_unchanged(
+        tmp_path: Path, immutable: Callable[[Path], None]) -> None:
+    """Finding: a read-only store gave a traceback."""
+    root = _campaign(tmp_path, 1)
+    _next_orders(root)
+    before = store_dump(root / "chronicle.sqlite")
+    immutable(root / "chronicle.sqlite")
+    for command in ("adjudicate", "rollback", "end"):
+        args = ["--to", "0"] if command == "rollback" else []
+        result = run(command, root, *args)
+        assert result.exit_code == 1, result.output
+        assert result.output == "error: chronicle.sqlite: the store is read-only; nothing " \
+                                "was stored\n"
+    assert store_dump(root / "chronicle.sqlite") == before
