@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,21 +79,66 @@ class Campaign:
         return self.root / "commentary" / f"turn-{turn:03d}.md"
 
 
-def read_toml(path: Path, shown: str, *, inside: Path | None = None) -> dict[str, Any]:
-    """Parse a TOML file; errors carry the file name and tomllib's line and column.
+MAX_TEXT_BYTES = 1024 * 1024
 
-    With ``inside``, the file must resolve inside that folder: a link to a
-    file elsewhere is refused, never followed.
+
+def read_input(root: Path, path: Path, shown: str, *, limit: int = MAX_TEXT_BYTES,
+               secret: bool = False) -> bytes | None:
+    """The bytes of one file of the campaign folder, or None if there is none.
+
+    A campaign folder may come from someone else, and what is read from it
+    may be published or quoted back in a report. So the file, and every
+    folder on the way to it, must be the folder's own: a link is refused,
+    never followed, and so is a file with another name (a hard link, which
+    could be ``secrets.toml`` or a private report under a published name),
+    except for the secrets themselves (``secret``). Refusals name the file
+    and never quote it.
     """
-    if inside is not None and path.is_symlink() and \
-            not path.resolve().is_relative_to(inside.resolve()):
-        raise CampaignError(f"{shown}: points outside the campaign folder")
+    root = root.resolve()
+    absolute = Path(os.path.abspath(root / path))
+    if not absolute.is_relative_to(root):
+        raise CampaignError(f"{shown}: lies outside the campaign folder")
+    current, info = root, None
+    for part in absolute.relative_to(root).parts:
+        current = current / part
+        try:
+            info = os.lstat(current)
+        except FileNotFoundError:
+            return None
+        except OSError as err:
+            raise CampaignError(f"{shown}: cannot be read ({err.strerror})") from None
+        if stat.S_ISLNK(info.st_mode):
+            where = shown if current == absolute else current.relative_to(root).as_posix()
+            raise CampaignError(f"{where}: is a link; Chronicle reads the campaign folder's "
+                                "own files only, never through a link")
+    if info is None or not stat.S_ISREG(info.st_mode):
+        raise CampaignError(f"{shown}: not a regular file")
+    if info.st_nlink > 1 and not secret:
+        raise CampaignError(f"{shown}: has another name (a hard link); Chronicle reads only "
+                            "files that are nothing else, so copy it instead")
+    if info.st_size > limit:
+        raise CampaignError(f"{shown}: larger than {limit // 1024} KiB")
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise CampaignError(f"{shown}: file not found") from None
+        fd = os.open(absolute, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as handle:
+            now = os.fstat(handle.fileno())
+            if (now.st_dev, now.st_ino) != (info.st_dev, info.st_ino):
+                raise CampaignError(f"{shown}: changed while being read; try again")
+            data = handle.read(limit + 1)
     except OSError as err:
         raise CampaignError(f"{shown}: cannot be read ({err.strerror})") from None
+    if len(data) > limit:
+        raise CampaignError(f"{shown}: larger than {limit // 1024} KiB")
+    return data
+
+
+def read_toml(path: Path, shown: str, *, inside: Path | None = None,
+              secret: bool = False) -> dict[str, Any]:
+    """Parse a TOML file of a campaign folder (``inside``: the folder; by default the
+    file's own); errors carry the file name and tomllib's line and column."""
+    raw = read_input(inside or path.parent, path, shown, secret=secret)
+    if raw is None:
+        raise CampaignError(f"{shown}: file not found")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -109,27 +155,13 @@ def read_toml(path: Path, shown: str, *, inside: Path | None = None) -> dict[str
         raise CampaignError(f"{shown}: {message}") from None
 
 
-MAX_TEXT_BYTES = 1024 * 1024
-
-
 def read_inside(root: Path, path: Path, shown: str) -> str | None:
-    """A UTF-8 text file of the campaign folder, or None if there is none.
-
-    The file must resolve inside ``root`` (a link pointing elsewhere is
-    refused, never followed) and be a reasonable size; bad text is refused
-    with the file's name rather than a traceback.
-    """
-    if not path.exists() and not path.is_symlink():
+    """A UTF-8 text file of the campaign folder, or None if there is none (``read_input``)."""
+    raw = read_input(root, path, shown)
+    if raw is None:
         return None
-    resolved = path.resolve()
-    if not resolved.is_relative_to(root.resolve()):
-        raise CampaignError(f"{shown}: points outside the campaign folder")
-    if not resolved.is_file():
-        raise CampaignError(f"{shown}: not a regular file")
-    if resolved.stat().st_size > MAX_TEXT_BYTES:
-        raise CampaignError(f"{shown}: larger than {MAX_TEXT_BYTES // 1024} KiB")
     try:
-        return resolved.read_bytes().decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise CampaignError(f"{shown}: not UTF-8 text (bad byte at offset {err.start})") from None
 
@@ -220,9 +252,7 @@ def load_campaign(root: Path) -> Campaign:
             raise CampaignError(f"{CAMPAIGN_FILE}: {key} must be a whole number")
     if spec.get("language", "en") not in ("en", "fr"):
         raise CampaignError(f"{CAMPAIGN_FILE}: language must be 'en' or 'fr'")
-    # The seed may live elsewhere through a link (kept out of a shared folder):
-    # it is never published, so nothing leaks by following it.
-    secrets = read_toml(root / SECRETS_FILE, SECRETS_FILE)
+    secrets = read_toml(root / SECRETS_FILE, SECRETS_FILE, inside=root, secret=True)
     seed = secrets.get("seed")
     if not isinstance(seed, str) or not seed:
         raise CampaignError(f"{SECRETS_FILE}: 'seed' must be a non-empty string")

@@ -14,6 +14,7 @@ from pathlib import Path
 from adjudicator.orders import OrderSheet, parse_orders
 from adjudicator.rulesets.base import Ruleset
 from adjudicator.state import GameState
+from chronicle.campaign import CampaignError, read_input
 
 MAX_BYTES = 256 * 1024
 ARBITER = "arbiter"
@@ -39,18 +40,11 @@ class TurnOrders:
 def _read(path: Path, root: Path, shown: str) -> tuple[str | None, str | None]:
     """The file's text, or the reason it cannot be used."""
     try:
-        resolved = path.resolve()
-        if not resolved.is_relative_to(root):
-            return None, f"{shown}: points outside the campaign folder; ignored"
-        if not resolved.is_file():
-            return None, f"{shown}: not a regular file"
-        if resolved.stat().st_size > MAX_BYTES:
-            return None, f"{shown}: larger than {MAX_BYTES // 1024} KiB"
-        raw = resolved.read_bytes()
-    except RuntimeError:  # a link that points back at itself
-        return None, f"{shown}: a symbolic link loop; ignored"
-    except OSError as err:
-        return None, f"{shown}: cannot be read ({err.strerror or err})"
+        raw = read_input(root, path, shown, limit=MAX_BYTES)
+    except CampaignError as err:
+        return None, str(err)
+    if raw is None:
+        return None, f"{shown}: has vanished"
     if b"\x00" in raw:
         return None, f"{shown}: a binary file, not an order file"
     try:

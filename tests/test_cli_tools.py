@@ -141,7 +141,8 @@ def test_build_never_follows_a_commentary_link_out_of_the_campaign(tmp_path: Pat
     site = tmp_path / "site"
     result = run("build", out, "-o", site)
     assert result.exit_code == 1
-    assert "commentary/turn-001.md: points outside the campaign folder" in result.output
+    assert "commentary/turn-001.md: is a link; Chronicle reads the campaign folder's own " \
+        "files only, never through a link" in result.output
     published = [p.read_bytes() for p in site.rglob("*") if p.is_file()] if site.exists() else []
     assert not any(b"TOP-SECRET-LINE" in data for data in published)
 
@@ -157,7 +158,8 @@ def test_a_campaign_toml_linked_from_elsewhere_is_refused(tmp_path: Path) -> Non
     for command in (("build", out, "-o", tmp_path / "site"), ("check", out)):
         result = run(*command)
         assert result.exit_code == 1, command
-        assert "campaign.toml: points outside the campaign folder" in result.output
+        assert "campaign.toml: is a link; Chronicle reads the campaign folder's own files " \
+            "only" in result.output
     assert not (tmp_path / "site").exists()
 
 
@@ -224,7 +226,7 @@ def test_a_symlink_loop_among_order_files_is_a_refusal_not_a_traceback(tmp_path:
     (folder / "england.orders").symlink_to(folder / "england.orders")
     result = run("check", root)
     assert result.exit_code == 1
-    assert "england.orders: a symbolic link loop" in result.output
+    assert "turn-001/england.orders: is a link" in result.output
     assert run("adjudicate", root).exit_code == 0
 
 
