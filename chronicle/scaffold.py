@@ -40,8 +40,9 @@ def scaffold(directory: Path, ruleset: str, *, world: str | None = None,
     (directory / "secrets.toml").write_text(
         "# Never publish this file: the seed decides every die.\n"
         + tomli_w.dumps({"seed": seed}), encoding="utf-8")
-    (directory / ".gitignore").write_text("secrets.toml\nchronicle.sqlite\nreports/\n.cache/\n",
-                                          encoding="utf-8")
+    (directory / ".gitignore").write_text(
+        "secrets.toml\nchronicle.sqlite\nreports/\n.cache/\n.chronicle.lock\n"
+        ".chronicle.sqlite.new\n", encoding="utf-8")
     for sub in ("orders/turn-001", "commentary", "reports"):
         (directory / sub).mkdir(parents=True, exist_ok=True)
     return directory
