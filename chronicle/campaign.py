@@ -19,13 +19,24 @@ from typing import Any
 from adjudicator.rulesets.base import Ruleset
 from chronicle.resources import ruleset_table
 from chronicle.rulesets import Descriptor, RulesetError, descriptor, ruleset_ids
+from chronicle.spec_check import (
+    ShapeError,
+    check_entries,
+    check_numbers,
+    check_overrides,
+    check_top,
+    check_years,
+)
 
 CAMPAIGN_FILE = "campaign.toml"
 SECRETS_FILE = "secrets.toml"
 STORE_FILE = "chronicle.sqlite"
-TOP_KEYS = {"title", "ruleset", "start_year", "end_year", "target", "seed_commitment", "house",
-            "person", "unit", "language", "theme", "world", "rules", "options", "slug",
-            "player"}
+#: campaign.toml's own keys and their types (DESIGN.md "Campaign folder").
+TOP_FIELDS: dict[str, type] = {
+    "title": str, "ruleset": str, "start_year": int, "end_year": int, "target": int,
+    "seed_commitment": str, "house": list, "person": list, "unit": list, "language": str,
+    "theme": str, "world": str, "rules": dict, "options": dict, "slug": str, "player": str}
+TOP_KEYS = set(TOP_FIELDS)
 
 
 class CampaignError(Exception):
@@ -136,6 +147,12 @@ def read_toml(path: Path, shown: str, *, inside: Path | None = None,
               secret: bool = False) -> dict[str, Any]:
     """Parse a TOML file of a campaign folder (``inside``: the folder; by default the
     file's own); errors carry the file name and tomllib's line and column."""
+    return read_toml_text(path, shown, inside=inside, secret=secret)[0]
+
+
+def read_toml_text(path: Path, shown: str, *, inside: Path | None = None,
+                   secret: bool = False) -> tuple[dict[str, Any], str]:
+    """``read_toml``, and the file's text (to name the line of a bad value)."""
     raw = read_input(inside or path.parent, path, shown, secret=secret)
     if raw is None:
         raise CampaignError(f"{shown}: file not found")
@@ -144,7 +161,7 @@ def read_toml(path: Path, shown: str, *, inside: Path | None = None,
     except UnicodeDecodeError as err:
         raise CampaignError(f"{shown}: not valid UTF-8 (byte {err.start})") from None
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as err:
         message = str(err)
         match = re.search(r"\(at line (\d+), column (\d+)\)", message)
@@ -218,18 +235,30 @@ def _names(houses: list[dict[str, Any]]) -> dict[str, Any]:
     return names
 
 
-def load_rules(ruleset: str, spec: dict[str, Any]) -> dict[str, Any]:
-    """The rules tables of a ruleset, with the campaign's ``[rules]`` overrides."""
+def _refused(err: ShapeError) -> CampaignError:
+    where = f"{CAMPAIGN_FILE}:{err.line}" if err.line else CAMPAIGN_FILE
+    return CampaignError(f"{where}: {err}")
+
+
+def load_rules(ruleset: str, spec: dict[str, Any], text: str = "") -> dict[str, Any]:
+    """The rules tables of a ruleset, with the campaign's ``[rules]`` overrides
+    (``text``: campaign.toml's, to name the line of a bad one)."""
     overrides = spec.get("rules", {})
     if not isinstance(overrides, dict):
         raise CampaignError(f"{CAMPAIGN_FILE}: [rules] must be a table")
+    kind = descriptor(ruleset)
     try:
-        rules = descriptor(ruleset).rules(spec)
+        kind.world(spec)
+        rules = kind.rules(spec)
     except RulesetError as err:
         raise CampaignError(f"{CAMPAIGN_FILE}: {err}") from None
     # The pack's name lists first, then any the campaign gives its own houses.
     houses = list(rules.get("houses", {}).get("house", [])) + list(spec.get("house", []))
     rules["names"] = _names([h for h in houses if isinstance(h, dict) and "id" in h])
+    try:
+        check_overrides(rules, overrides, text)
+    except ShapeError as err:
+        raise _refused(err) from None
     return deep_merge(rules, overrides)
 
 
@@ -238,7 +267,7 @@ def load_campaign(root: Path) -> Campaign:
     root = root.resolve()
     if not root.is_dir():
         raise CampaignError(f"{root}: not a campaign folder")
-    spec = read_toml(root / CAMPAIGN_FILE, CAMPAIGN_FILE, inside=root)
+    spec, text = read_toml_text(root / CAMPAIGN_FILE, CAMPAIGN_FILE, inside=root)
     unknown = sorted(set(spec) - TOP_KEYS)
     if unknown:
         raise CampaignError(f"{CAMPAIGN_FILE}: unknown keys {', '.join(unknown)}")
@@ -246,10 +275,10 @@ def load_campaign(root: Path) -> Campaign:
     if ruleset not in ruleset_ids():
         raise CampaignError(f"{CAMPAIGN_FILE}: ruleset must be one of "
                             f"{', '.join(ruleset_ids())}, not {ruleset!r}")
-    for key in ("start_year", "end_year", "target"):
-        value = spec.get(key)
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise CampaignError(f"{CAMPAIGN_FILE}: {key} must be a whole number")
+    try:
+        check_top(spec, text, TOP_FIELDS)
+    except ShapeError as err:
+        raise _refused(err) from None
     if spec.get("language", "en") not in ("en", "fr"):
         raise CampaignError(f"{CAMPAIGN_FILE}: language must be 'en' or 'fr'")
     secrets = read_toml(root / SECRETS_FILE, SECRETS_FILE, inside=root, secret=True)
@@ -266,6 +295,15 @@ def load_campaign(root: Path) -> Campaign:
         value = spec.get(kind, [])
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             raise CampaignError(f"{CAMPAIGN_FILE}: {kind} entries must be [[{kind}]] tables")
+    try:
+        check_years(spec, text)
+        check_numbers(spec, text)
+    except ShapeError as err:
+        raise _refused(err) from None
     campaign = Campaign(root=root, spec=spec, seed=seed)
-    campaign.rules = load_rules(str(ruleset), spec)
+    try:
+        check_entries(spec, text, campaign.descriptor.engine_type().spec_fields)
+    except ShapeError as err:
+        raise _refused(err) from None
+    campaign.rules = load_rules(str(ruleset), spec, text)
     return campaign

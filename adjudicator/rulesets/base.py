@@ -15,7 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from adjudicator.dice import Dice, Roll
 from adjudicator.events import Event, Notice
@@ -108,6 +108,9 @@ class Ruleset(ABC):
     grammar: Grammar
     #: What a house that sent no (usable) orders gets, in a player's words.
     defaults: str = "the rules' defaults"
+    #: The fields ``setup`` reads from a campaign's tables, and their types:
+    #: ``{"house": {"id": str, ...}, ...}`` (``list``: a list of text).
+    spec_fields: ClassVar[Mapping[str, Mapping[str, type]]] = {}
 
     def __init__(self, rules: Mapping[str, Any]) -> None:
         self.rules = rules

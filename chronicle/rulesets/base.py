@@ -86,11 +86,16 @@ class Descriptor(ABC):
     #: Whether ``chronicle simulate`` can balance it (its statistics are a dynasty's).
     simulates: ClassVar[bool] = False
 
+    def engine_type(self) -> type[Ruleset]:
+        """The engine's ruleset class (its declarations need no rules tables)."""
+        cls = load_object(self.engine_class)
+        if not (isinstance(cls, type) and issubclass(cls, Ruleset)):
+            raise TypeError(f"{self.engine_class} is not a Ruleset")
+        return cls
+
     def engine(self, rules: Mapping[str, Any]) -> Ruleset:
         """The engine's ruleset with the campaign's rules tables."""
-        cls = load_object(self.engine_class)
-        ruleset: Ruleset = cls(rules)
-        return ruleset
+        return self.engine_type()(rules)
 
     def world(self, spec: Mapping[str, Any]) -> str | None:
         """The content pack a campaign plays (``world``), checked against ``worlds``."""

@@ -28,7 +28,7 @@ from adjudicator.rulesets.dynasty.orders import (
 )
 from adjudicator.rulesets.dynasty.people import dynasty_rules, used_names
 from adjudicator.rulesets.dynasty.phase import ARBITER, run_dynasty_phase
-from adjudicator.rulesets.dynasty.setup import build_state
+from adjudicator.rulesets.dynasty.setup import SPEC_FIELDS, build_state
 from adjudicator.rulesets.dynasty.template import dynasty_template
 from adjudicator.state import GameState, Unit
 
@@ -39,6 +39,7 @@ class DynastyRuleset(Ruleset):
     defaults = ("one birth attempt per eligible couple, automatic assignment of commanders, "
                 "prisoners kept")
     arbiter_grammar: Grammar = ARBITER_GRAMMAR
+    spec_fields = SPEC_FIELDS
 
     def grammar_for(self, house: str) -> Grammar:
         return self.arbiter_grammar if house == ARBITER else self.grammar

@@ -14,11 +14,19 @@ from adjudicator.rulesets.dynasty.succession import crown
 from adjudicator.rulesets.dynasty.survival import draw_threshold
 from adjudicator.state import GameState, House, Law, Marriage, Person, Sex, Unit
 
-HOUSE_KEYS = {"id", "letter", "name", "law", "player", "color", "capital", "treasury",
-              "male_names", "female_names"}
-PERSON_KEYS = {"id", "name", "sex", "born", "dynasty", "father", "mother", "spouse", "founder",
-               "constitution", "command", "ruse"}
-UNIT_KEYS = {"id", "house", "type", "armies", "province"}
+#: What a campaign declares (DESIGN.md "Campaign folder"): table -> field -> type.
+#: ``list`` is a list of text (a house's name lists).
+HOUSE_FIELDS: dict[str, type] = {
+    "id": str, "letter": str, "name": str, "law": str, "player": str, "color": str,
+    "capital": str, "treasury": int, "male_names": list, "female_names": list}
+PERSON_FIELDS: dict[str, type] = {
+    "id": str, "name": str, "sex": str, "born": int, "dynasty": str, "father": str,
+    "mother": str, "spouse": str, "founder": bool, "constitution": int, "command": int,
+    "ruse": int}
+UNIT_FIELDS: dict[str, type] = {
+    "id": str, "house": str, "type": str, "armies": int, "province": str}
+SPEC_FIELDS = {"house": HOUSE_FIELDS, "person": PERSON_FIELDS, "unit": UNIT_FIELDS}
+HOUSE_KEYS, PERSON_KEYS, UNIT_KEYS = set(HOUSE_FIELDS), set(PERSON_FIELDS), set(UNIT_FIELDS)
 
 
 def _where(kind: str, index: int, entry: Mapping[str, Any]) -> str:

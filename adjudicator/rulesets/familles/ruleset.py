@@ -8,7 +8,7 @@ seat. A seat that sent no legal move passes.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from adjudicator.dice import Dice
 from adjudicator.errors import AdjudicationError
@@ -57,6 +57,8 @@ class FamillesRuleset(Ruleset):
     id = "familles"
     grammar = GRAMMAR
     defaults = "a pass: you draw a card"
+    spec_fields: ClassVar[Mapping[str, Mapping[str, type]]] = {
+        "house": {"id": str, "letter": str, "name": str, "player": str, "color": str}}
 
     @property
     def numbers(self) -> Mapping[str, Any]:
