@@ -8,3 +8,29 @@ _MARKDOWN = str.maketrans({ch: "\\" + ch for ch in "\\`*_[]<>|"})
 def md_escape(text: str) -> str:
     """Neutralise Markdown in untrusted text: reports may be rendered by mail clients."""
     return text.translate(_MARKDOWN)
+
+
+def _longest_run(text: str, mark: str) -> int:
+    longest = run = 0
+    for ch in text:
+        run = run + 1 if ch == mark else 0
+        longest = max(longest, run)
+    return longest
+
+
+def md_code(text: str) -> str:
+    """``text`` as a Markdown code span that nothing in it can end.
+
+    Backslashes do not escape inside a code span (CommonMark 6.1): the span is
+    fenced with more backticks than the longest run in ``text``, and padded
+    where a backtick at either end must stay inside. HTML in a span is text.
+    """
+    fence = "`" * (_longest_run(text, "`") + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def md_block(text: str) -> list[str]:
+    """``text`` as the lines of a fenced code block that nothing in it can close."""
+    fence = "`" * max(3, _longest_run(text, "`") + 1)
+    return [fence, *text.splitlines(), fence]

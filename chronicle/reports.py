@@ -13,6 +13,7 @@ from adjudicator.events import Event, Notice
 from adjudicator.rulesets.base import Ruleset
 from adjudicator.state import GameState
 from chronicle.campaign import Campaign, write_inside
+from chronicle.escape import md_block, md_code
 from chronicle.escape import md_escape as _md
 from chronicle.outcome import TurnOutcome
 from chronicle.rulesets import Descriptor
@@ -40,7 +41,8 @@ def house_report(state: GameState, outcome: TurnOutcome, house: str, ruleset: Ru
     if rejected:
         lines.append("")
         lines.append("Rejected lines:")
-        lines += [f"- `{r.file}:{r.line}`: {_md(r.text)}: {_md(r.reason)}" for r in rejected]
+        lines += [f"- {md_code(f'{r.file}:{r.line}')}: {_md(r.text)}: {_md(r.reason)}"
+                  for r in rejected]
     elif sheet is not None and not sheet.refused:
         lines.append("Every line of your orders was accepted.")
     notices = [e for e in result.events if isinstance(e, Notice) and e.house == house]
@@ -54,7 +56,7 @@ def house_report(state: GameState, outcome: TurnOutcome, house: str, ruleset: Ru
     if not state.finished and house_row is not None and not house_row.eliminated:
         lines += ["", "## Your orders for the next turn",
                   "Edit this and send it back (everything after # is a comment):", "",
-                  "```", ruleset.template(state, house).rstrip("\n"), "```"]
+                  *md_block(ruleset.template(state, house).rstrip("\n"))]
     return "\n".join(lines) + "\n"
 
 
@@ -71,7 +73,7 @@ def arbiter_report(state: GameState, outcome: TurnOutcome, kind: Descriptor,
     for problem in outcome.orders.problems + outcome.orders.refused():
         lines.append(f"- {_md(problem)}")
     lines += ["", "## Rejected lines"]
-    lines += [f"- `{r}`" for r in sorted(result.rejections, key=lambda r: (r.file, r.line))] \
+    lines += [f"- {md_code(str(r))}" for r in sorted(result.rejections, key=lambda r: (r.file, r.line))] \
         or ["- none"]
     lines += ["", "## Events"]
     lines += chronicle if chronicle is not None else _event_lines(state, result.events)
