@@ -219,12 +219,11 @@ def export(campaign: Path, fmt: str, output: Path | None) -> None:
     ruleset = runner.ruleset_of(camp)
     if camp.store_path.exists():
         store = runner.open_store(camp, ruleset)
-        state, events = store.state(), store.events()
-        revealed = store.campaign().seed_revealed
+        state, events, row = store.state(), store.events(), store.campaign()
     else:
-        state, events, revealed = runner.initial_state(camp, ruleset), [], None
+        state, events, row = runner.initial_state(camp, ruleset), [], None
     if fmt == "json":
-        text = json.dumps(export_json(camp, state, events, seed_revealed=revealed),
+        text = json.dumps(export_json(camp, state, events, row=row),
                           indent=1, sort_keys=False, ensure_ascii=False) + "\n"
     else:
         text = export_gedcom(camp, state)

@@ -7,19 +7,24 @@ from typing import Any
 
 from adjudicator.state import GameState
 from chronicle.campaign import Campaign
-from chronicle.models import EventRow
+from chronicle.models import CampaignRow, EventRow
 
 
 def export_json(campaign: Campaign, state: GameState, events: list[EventRow],
-                *, seed_revealed: str | None = None) -> dict[str, Any]:
-    """The whole public state, lists in a stable order."""
+                *, row: CampaignRow | None = None) -> dict[str, Any]:
+    """The whole public state, lists in a stable order.
+
+    ``row`` is the store's campaign row: once the campaign has ended (``chronicle
+    end``) the export is finished, and holds the seed and what the end revealed.
+    """
+    ended = row is not None and row.seed_revealed is not None
     ruleset = campaign.engine()
     data: dict[str, Any] = {
         "campaign": {
             "slug": campaign.slug, "title": campaign.title, "ruleset": campaign.ruleset,
             "start_year": state.start_year, "end_year": state.end_year,
             "target": state.target, "seed_commitment": campaign.spec["seed_commitment"],
-            "finished": state.finished, "winner": state.winner,
+            "finished": state.finished or ended, "winner": state.winner,
         },
         "turn": state.turn,
         "year": state.year,
@@ -54,9 +59,10 @@ def export_json(campaign: Campaign, state: GameState, events: list[EventRow],
         "battles": [],
         "wealth": [],
     }
-    if seed_revealed:
-        data["campaign"]["seed"] = seed_revealed
-    if state.finished and state.epidemic_threshold is not None:
+    if row is not None and row.seed_revealed is not None:
+        data["campaign"]["seed"] = row.seed_revealed
+        data["campaign"].update(json.loads(row.revealed or "{}"))
+    if (state.finished or ended) and state.epidemic_threshold is not None:
         data["campaign"]["epidemic_threshold"] = state.epidemic_threshold
     data.update(campaign.descriptor.export_sections(
         state, [(e.turn, e.kind, json.loads(e.payload)) for e in events if e.public]))

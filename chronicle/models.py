@@ -31,6 +31,7 @@ class CampaignRow(SQLModel, table=True):
     world: str | None = None
     initial: bytes = b""           # compressed starting state (turn 0)
     seed_revealed: str | None = None  # set only when the campaign has ended
+    revealed: str = "{}"           # JSON: what the end revealed besides the seed
 
 
 class TurnRow(SQLModel, table=True):

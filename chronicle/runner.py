@@ -179,9 +179,10 @@ def rollback(campaign: Campaign, to: int) -> int:
 
 
 def end(campaign: Campaign) -> None:
-    """End the campaign: reveal the seed in the store."""
+    """End the campaign: reveal the seed, and what the ruleset keeps secret
+    until the end (every epidemic threshold drawn, A5.4), in the store."""
     with writing(campaign, "end") as (_ruleset, store):
-        store.reveal_seed(campaign.seed)
+        store.reveal(campaign.seed, campaign.descriptor.revealed(store.secret_rolls()))
 
 
 def reports(campaign: Campaign, turn: int | None) -> tuple[int, Path]:

@@ -11,7 +11,7 @@ import itertools
 import json
 import sqlite3
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -253,6 +253,15 @@ class Store:
             archived = session.exec(select(ArchiveRow.data).where(ArchiveRow.turn <= turn)).all()
             return load_snapshot(row.snapshot, archived)
 
+    def secret_rolls(self) -> list[Roll]:
+        """Every secret die, in order (for what the end reveals)."""
+        with Session(self.engine) as session:
+            rows = session.exec(select(RollRow).where(RollRow.secret == True)  # noqa: E712
+                                .order_by(col(RollRow.turn), col(RollRow.seq)))
+            return [Roll(turn=r.turn, phase=r.phase, seq=r.seq, purpose=r.purpose,
+                         subject=r.subject, dice=r.dice, faces=tuple(json.loads(r.faces)),
+                         total=r.total, secret=True) for r in rows]
+
     def events(self, *, public_only: bool = True) -> list[EventRow]:
         with Session(self.engine) as session:
             query = select(EventRow).order_by(EventRow.turn, EventRow.seq)  # type: ignore[arg-type]
@@ -324,10 +333,12 @@ class Store:
                 session.execute(delete(table).where(col(table.turn) > to))
             _write_tables(session, target, None, self._writer())
 
-    def reveal_seed(self, seed: str) -> None:
+    def reveal(self, seed: str, revealed: Mapping[str, Any]) -> None:
+        """End the campaign's secrecy: the seed, and what its end reveals besides."""
         with Session(self.engine) as session, session.begin():
             row = session.exec(select(CampaignRow)).one()
             row.seed_revealed = seed
+            row.revealed = json.dumps(revealed, sort_keys=True)
             session.add(row)
 
 

@@ -17,6 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
+from adjudicator.dice import Roll
 from adjudicator.rulesets.base import Ruleset
 from adjudicator.state import GameState
 
@@ -129,6 +130,11 @@ class Descriptor(ABC):
 
     def export_sections(self, state: GameState, events: list[Triple]) -> dict[str, Any]:
         """The JSON export's sections of this ruleset (DESIGN.md "JSON export")."""
+        return {}
+
+    def revealed(self, secret_rolls: list[Roll]) -> dict[str, Any]:
+        """What the end of a campaign reveals besides the seed, from its secret dice
+        (published in the store, the export and the site once it has ended)."""
         return {}
 
     def report_sections(self, state: GameState, house: str) -> list[str]:

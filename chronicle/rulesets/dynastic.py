@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from adjudicator.dice import Roll
 from adjudicator.state import GameState
 from chronicle.escape import md_escape
 from chronicle.resources import ruleset_table
@@ -23,6 +24,11 @@ class DynasticDescriptor(Descriptor):
                 "unit_types": {"army": {"max_commanders": 0},
                                "fleet": {"max_commanders": 0, "naval": True},
                                "dragon": {"max_commanders": 1, "min_command_value": 0}}}
+
+    def revealed(self, secret_rolls: list[Roll]) -> dict[str, Any]:
+        from adjudicator.rulesets.dynasty.survival import thresholds_drawn
+
+        return {"epidemic_thresholds": thresholds_drawn(secret_rolls)}
 
     def report_sections(self, state: GameState, house: str) -> list[str]:
         return ["", "## Your family", *family_lines(state, house)]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from adjudicator.dice import Roll
 from adjudicator.events import Epidemic
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty.people import dynasty_rules, kill
@@ -41,11 +44,27 @@ def run_survival(ctx: TurnContext, penalties: dict[str, int]) -> None:
             survival_roll(ctx, person, "natural", penalties.get(person.id, 0))
 
 
+THRESHOLD = "epidemic threshold"
+
+
 def draw_threshold(ctx: TurnContext) -> None:
     """A new secret y, uniform on 0..max (A5.4)."""
     rules = dynasty_rules(ctx.rules)
     ctx.state.epidemic_threshold = ctx.dice.pick(
-        rules.epidemic_threshold_max + 1, "epidemic threshold", secret=True)
+        rules.epidemic_threshold_max + 1, THRESHOLD, secret=True)
+
+
+def thresholds_drawn(rolls: Iterable[Roll]) -> list[dict[str, int | None]]:
+    """Every threshold y ever drawn, from the recorded dice, in order: its value, the
+    turn it was drawn (0: at the start) and the turn it was replaced (None: never).
+
+    A5.4 keeps y secret while the campaign runs; once it is over every one may
+    be told, and each checked against its die (``pick`` throws a d(max+1)).
+    """
+    drawn = sorted((r for r in rolls if r.purpose == THRESHOLD), key=lambda r: (r.turn, r.seq))
+    return [{"threshold": roll.total - 1, "drawn_turn": roll.turn,
+             "replaced_turn": drawn[i + 1].turn if i + 1 < len(drawn) else None}
+            for i, roll in enumerate(drawn)]
 
 
 def run_epidemic(ctx: TurnContext) -> None:

@@ -1,0 +1,57 @@
+"""The end of a campaign reveals every epidemic threshold ever drawn (RULES.md A5.4).
+
+A5.4: the epidemic strikes "when the living exceed 20·N + y", y drawn in secret
+and drawn again after each epidemic. Finding: once a campaign ended, only the
+last y was revealed, and the export after ``chronicle end`` still said
+``finished: false``. Every y, with when it was drawn and replaced, is revealed
+in the store and the export, so that players can check each epidemic.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from chronicle.cli import cli
+from chronicle.demo import run_demo
+from chronicle.store import Store
+
+
+def _export(root: Path) -> dict[str, object]:
+    result = CliRunner().invoke(cli, ["export", str(root)])
+    assert result.exit_code == 0, result.output
+    data: dict[str, object] = json.loads(result.output)
+    return data
+
+
+def test_every_threshold_drawn_is_revealed_at_the_end_and_only_then(tmp_path: Path) -> None:
+    root = tmp_path / "demo"
+    # This seed's campaign has an epidemic in turn 20, so two thresholds are drawn.
+    run_demo(ruleset="dynasty", turns=20, seed="chronicle-demo", out=root, site=None,
+             quiet=True)
+    before = _export(root)["campaign"]
+    assert isinstance(before, dict)
+    assert before["finished"] is False
+    assert "seed" not in before and "epidemic_thresholds" not in before
+    assert "epidemic_threshold" not in before
+    assert CliRunner().invoke(cli, ["end", str(root)]).exit_code == 0
+    after = _export(root)["campaign"]
+    assert isinstance(after, dict)
+    assert after["finished"] is True and after["seed"] == "chronicle-demo"
+    drawn = after["epidemic_thresholds"]
+    assert isinstance(drawn, list) and len(drawn) >= 2
+    assert drawn[0]["drawn_turn"] == 0
+    for earlier, later in itertools.pairwise(drawn):
+        assert earlier["replaced_turn"] == later["drawn_turn"]
+    assert drawn[-1]["replaced_turn"] is None
+    # Each y is the one the state held while it was in force.
+    store = Store.open(root / "chronicle.sqlite")
+    for turn in range(store.last_turn() + 1):
+        held = next(d["threshold"] for d in reversed(drawn) if d["drawn_turn"] <= turn)
+        assert store.state(turn).epidemic_threshold == held, turn
+    assert after["epidemic_threshold"] == drawn[-1]["threshold"]
+    row = store.campaign()
+    assert json.loads(row.revealed)["epidemic_thresholds"] == drawn
