@@ -14,7 +14,9 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, Self
 
-YEARS_PER_TURN = 5
+# Snapshots written before the calendar came from the rules data always
+# counted five years a turn; they load with that calendar.
+_SNAPSHOT_YEARS_PER_TURN = 5
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
@@ -183,6 +185,7 @@ class GameState:
 
     ruleset: str
     start_year: int
+    years_per_turn: int
     turn: int = 0
     houses: dict[str, House] = field(default_factory=dict)
     persons: dict[str, Person] = field(default_factory=dict)
@@ -200,7 +203,11 @@ class GameState:
 
     # -- calendar (A4) ---------------------------------------------------
     def year_of(self, turn: int) -> int:
-        return self.start_year + YEARS_PER_TURN * (turn - 1)
+        return self.start_year + self.years_per_turn * (turn - 1)
+
+    def year_ending(self, turn: int) -> int:
+        """The year ``turn`` ends in: the age reached at its end is counted from it (A4)."""
+        return self.year_of(turn + 1)
 
     @property
     def year(self) -> int:
@@ -325,6 +332,7 @@ class GameState:
         return {
             "ruleset": self.ruleset,
             "start_year": self.start_year,
+            "years_per_turn": self.years_per_turn,
             "turn": self.turn,
             "houses": [h.to_dict() for h in self.houses.values()],
             "persons": [p.to_dict() for p in persons if not living_only or p.died is None],
@@ -347,6 +355,7 @@ class GameState:
         return cls(
             ruleset=data["ruleset"],
             start_year=data["start_year"],
+            years_per_turn=data.get("years_per_turn", _SNAPSHOT_YEARS_PER_TURN),
             turn=data["turn"],
             houses={h["id"]: House.from_dict(h) for h in data["houses"]},
             persons={p["id"]: Person.from_dict(p) for p in data["persons"]},

@@ -37,7 +37,8 @@ class Teller:
         named = {pid: state.persons[pid] for pid in sorted(_strings(
             [v.payload for v in self.views] + [v.subjects for v in self.views]))
             if pid in state.persons}
-        cast = GameState(ruleset=state.ruleset, start_year=state.start_year, turn=state.turn,
+        cast = GameState(ruleset=state.ruleset, start_year=state.start_year,
+                         years_per_turn=state.years_per_turn, turn=state.turn,
                          houses=state.houses, persons=named)
         people = people_of(cast, self.views)
         trans = translations(language)

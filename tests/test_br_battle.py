@@ -73,7 +73,7 @@ MAP: dict[str, tuple[str, str | None, list[str]]] = {
 
 
 def make_state() -> GameState:
-    state = GameState(ruleset="blood-royale", start_year=1300, turn=1)
+    state = GameState(ruleset="blood-royale", start_year=1300, years_per_turn=5, turn=1)
     for hid, letter, capital in (("england", "E", "london"), ("france", "F", "paris"),
                                  ("germany", "G", None)):
         state.houses[hid] = House(id=hid, letter=letter, name=hid.title(), capital=capital)

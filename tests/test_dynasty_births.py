@@ -13,6 +13,7 @@ from dynasty_helpers import (
     person,
     reasons,
     royal_family,
+    rules_for,
     scripted,
     sheets,
     spec_of,
@@ -73,14 +74,37 @@ def test_a5_1_silent_couple_makes_exactly_one_attempt() -> None:
 def test_a5_1_attempts_are_one_to_three() -> None:
     """A5.1: "The couple's house may order 1, 2 or 3 attempts"."""
     ruleset, state = _one_couple()
-    for bad in ("0", "4", "two"):
-        found = sheets(ruleset, england=f"birth E1000 attempts {bad}\n")
+    found = sheets(ruleset, england="birth E1000 attempts two\n")
+    assert not found["england"].orders and found["england"].rejections[0].line == 2
+    for bad in ("0", "4"):
+        found = validated(ruleset, state, england=f"birth E1000 attempts {bad}\n")
         assert not found["england"].orders
-        assert found["england"].rejections[0].line == 2
+        assert reasons(found["england"]) == [f"the number of attempts must be 1 to 3, not {bad}"]
     ctx = context(state, ruleset, scripted(*MISS, *MISS, *MISS),
                   validated(ruleset, state, england="birth E1000 attempts 3\n"))
     run_births(ctx)
     assert [r.purpose for r in ctx.dice.log] == ["birth attempt"] * 3
+
+
+def test_a5_1_the_attempt_bounds_and_default_are_the_data_s() -> None:
+    """A5.1: "The couple's house may order 1, 2 or 3 attempts" and "Each eligible couple
+    makes at least one attempt": the numbers are the data's (``[births]``), so a
+    campaign allowing 4, with a default of 2, gets exactly that."""
+    h, people, units = royal_family("england", "E")
+    spec = spec_of([h], people, units)
+    rules = rules_for(spec, births={"max_attempts": 4, "default_attempts": 2})
+    ruleset, state = build(spec, rules=rules)
+    found = validated(ruleset, state, england="birth E1000 attempts 4\n")
+    assert reasons(found["england"]) == [] and len(found["england"].orders) == 1
+    ctx = context(state, ruleset, scripted(*MISS * 4), found)
+    run_births(ctx)
+    assert [r.purpose for r in ctx.dice.log] == ["birth attempt"] * 4
+    found = validated(ruleset, state, england="birth E1000 attempts 5\n")
+    assert reasons(found["england"]) == ["the number of attempts must be 1 to 4, not 5"]
+    ctx = context(state, ruleset, scripted(*MISS * 2))
+    run_births(ctx)
+    [attempts] = [e for e in ctx.events if isinstance(e, BirthAttempts)]
+    assert (attempts.attempts, attempts.ordered) == (2, False)
 
 
 def test_a5_1_each_extra_attempt_adds_one_to_the_mother_difficulty() -> None:

@@ -50,7 +50,7 @@ T = {"E": "blue-ears", "G": "yellow-glasses", "N": "green-nose", "L": "red-lips"
 
 
 def houses_state(players: int) -> GameState:
-    state = GameState(ruleset="familles", start_year=1)
+    state = GameState(ruleset="familles", start_year=1, years_per_turn=5)
     for i, seat in enumerate(SEATS[:players]):
         state.houses[seat] = House(id=seat, letter=chr(65 + i), name=seat.title(), player=seat)
     return state

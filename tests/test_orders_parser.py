@@ -123,7 +123,7 @@ BIRTH "Queen of England"
     assert isinstance(sheet.orders[6], PrisonerOrder) and sheet.orders[6].ransom == 40
     assert isinstance(sheet.orders[7], NameOrder) and sheet.orders[7].names == ("Richard",)
     assert isinstance(sheet.orders[9], PayRansomOrder) and sheet.orders[9].amount == 25
-    assert isinstance(sheet.orders[10], BirthOrder) and sheet.orders[10].attempts == 1
+    assert isinstance(sheet.orders[10], BirthOrder) and sheet.orders[10].attempts is None
 
 
 def test_orders_arbiter_directives_parse() -> None:
@@ -151,14 +151,14 @@ def test_orders_misfiled_and_headerless_files_are_refused() -> None:
 
 def test_orders_keywords_are_case_insensitive_and_errors_name_the_line() -> None:
     """DESIGN.md: "Keywords are case-insensitive"; errors are `file:line: text: reason`."""
-    text = "HOUSE England\nMarry E1100 TO F1a00\nassign E1100\nbirth E1000 attempts 9\n"
+    text = "HOUSE England\nMarry E1100 TO F1a00\nassign E1100\nbirth E1000 attempts nine\n"
     sheet = parse_orders(text, DYNASTY_GRAMMAR, filename="england.orders",
                          expected_house="england")
     assert len(sheet.orders) == 1
     assert [str(r) for r in sheet.rejections] == [
         "england.orders:3: assign E1100: 'to' is missing",
-        "england.orders:4: birth E1000 attempts 9: the number of attempts must be 1 to 3, "
-        "not 9"]
+        "england.orders:4: birth E1000 attempts nine: the number of attempts must be a whole "
+        "number, not 'nine'"]
 
 
 EDITOR_BREAKS = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
@@ -168,12 +168,12 @@ EDITOR_BREAKS = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u20
 def test_orders_line_numbers_follow_the_file_newlines(sep: str) -> None:
     """DESIGN.md: "Every rejected line is reported with its file, line number". A line is
     ended by a newline (\\n, \\r\\n or \\r), as every editor and `open()` count them."""
-    text = f"house england\nbirth E1000 {sep} attempts 2\nbirth E1000 attempts 9\n"
+    text = f"house england\nbirth E1000 {sep} attempts 2\nbirth E1000 attempts nine\n"
     sheet = parse_orders(text, DYNASTY_GRAMMAR, filename="england.orders",
                          expected_house="england")
     file_lines = re.split(r"\r\n|\r|\n", text)
-    bad = [r for r in sheet.rejections if "attempts 9" in r.text]
-    assert bad and file_lines[bad[0].line - 1] == "birth E1000 attempts 9"
+    bad = [r for r in sheet.rejections if "attempts nine" in r.text]
+    assert bad and file_lines[bad[0].line - 1] == "birth E1000 attempts nine"
 
 
 # -- validation and resolution fuzz -----------------------------------------------------

@@ -190,7 +190,7 @@ def test_a_snapshot_decodes_to_the_state_it_was_made_from() -> None:
     back field for field; a key an older or newer version wrote is ignored."""
     from adjudicator.state import GameState, Person
 
-    state = GameState(ruleset="dynasty", start_year=1300, turn=3)
+    state = GameState(ruleset="dynasty", start_year=1300, years_per_turn=5, turn=3)
     state.persons["E1"] = Person(id="E1", name="Edward", sex="M", born=1280,
                                  dynasty="england", refs={"england": "E1000"}, seq=1)
     again = GameState.from_dict(json.loads(json.dumps(state.to_dict())))

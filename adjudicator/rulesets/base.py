@@ -20,7 +20,7 @@ from typing import Any, ClassVar, TypeVar
 from adjudicator.dice import Dice, Roll
 from adjudicator.events import Event, Notice
 from adjudicator.orders import Grammar, Order, OrderSheet, Rejection
-from adjudicator.state import YEARS_PER_TURN, GameState, Unit
+from adjudicator.state import GameState, Unit
 
 T = TypeVar("T")
 
@@ -75,7 +75,7 @@ class TurnContext:
 
     def age(self, born: int) -> int:
         """A4: the age at the births step, then the age reached at the turn's end."""
-        return self.year - born + (YEARS_PER_TURN if self.aged else 0)
+        return (self.state.year_ending(self.turn) if self.aged else self.year) - born
 
     def emit(self, event: Event) -> None:
         self.events.append(event)

@@ -34,7 +34,7 @@ def _free(person: Person, age: int, min_age: int) -> bool:
 
 def matchmaker(state: GameState, rules: Mapping[str, Any]) -> list[tuple[Person, Person]]:
     """Public, deterministic pairs across dynasties for the next turn."""
-    year = state.year_of(state.turn + 1) + 5
+    year = state.year_ending(state.turn + 1)
     min_age = max(16, dynasty_rules(rules).marriage_min_age)
     active = {h.id for h in state.active_houses()}
     singles = [p for p in state.living() if _free(p, year - p.born, min_age)
@@ -72,6 +72,7 @@ def dynasty_orders(state: GameState, house: str, rules: Mapping[str, Any],
     """Order lines for births, marriages, command and prisoners."""
     dyn = dynasty_rules(rules)
     year = state.year_of(state.turn + 1)
+    year_end = state.year_ending(state.turn + 1)
     lines: list[str] = []
     for marriage in eligible_couples(state, year, dyn.max_mother_age):
         if couple_house(state, marriage) != house:
@@ -88,17 +89,18 @@ def dynasty_orders(state: GameState, house: str, rules: Mapping[str, Any],
     late = {"cautious": 22, "ambitious": 18, "mercantile": 25}.get(personality, 22)
     ruler = state.houses[house].ruler
     for person in sorted(state.living(), key=lambda p: p.seq):
-        age = year + 5 - person.born
+        age = year_end - person.born
         if person.dynasty != house or person.id in paired:
             continue
         if _free(person, age, dyn.marriage_min_age) and (age >= late or person.id == ruler):
             lines.append(f"marry {name_of(person)} to minor-nobility")
-    lines += _assignments(state, house, rules, year)
+    lines += _assignments(state, house, rules, year_end)
     lines += _prisoners(state, house, personality)
     return lines
 
 
-def _assignments(state: GameState, house: str, rules: Mapping[str, Any], year: int) -> list[str]:
+def _assignments(state: GameState, house: str, rules: Mapping[str, Any],
+                 year_end: int) -> list[str]:
     dyn = dynasty_rules(rules)
     units = [u for u in faction_units(state, house) if has_room(rules, u)]
     counts = {u.id: len(u.commanders) for u in units}
@@ -106,7 +108,7 @@ def _assignments(state: GameState, house: str, rules: Mapping[str, Any], year: i
     for person in sorted(state.living(), key=lambda p: p.seq):
         if person.dynasty != house or not counts:
             continue
-        if must_command(state, person, year + 5 - person.born, dyn.compulsory_age):
+        if must_command(state, person, year_end - person.born, dyn.compulsory_age):
             target = min(counts, key=lambda uid: (counts[uid], uid))
             lines.append(f"assign {name_of(person)} to {target}")
             counts[target] += 1

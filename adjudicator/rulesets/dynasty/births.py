@@ -16,6 +16,7 @@ from adjudicator.rulesets.dynasty.people import (
     used_names,
 )
 from adjudicator.rulesets.dynasty.refs import number_child
+from adjudicator.rulesets.dynasty.rules import DynastyRules
 from adjudicator.state import GameState, Marriage, Person, Sex
 
 
@@ -53,7 +54,11 @@ def couple_house(state: GameState, marriage: Marriage) -> str | None:
 
 
 def check_birth(state: GameState, house: str, order: BirthOrder, year: int,
-                max_mother_age: int) -> str | None:
+                rules: DynastyRules) -> str | None:
+    if order.attempts is not None and not \
+            rules.min_attempts <= order.attempts <= rules.max_attempts:
+        return (f"the number of attempts must be {rules.min_attempts} to "
+                f"{rules.max_attempts}, not {order.attempts}")
     person = find(state, order.person)
     if person is None:
         return f"nobody is called {order.person!r}"
@@ -63,9 +68,9 @@ def check_birth(state: GameState, house: str, order: BirthOrder, year: int,
     husband, wife = state.persons[marriage.husband], state.persons[marriage.wife]
     if not (controls(house, husband) or controls(house, wife)):
         return f"{person.name} belongs to no family of this house"
-    if wife.age(year) > max_mother_age:
+    if wife.age(year) > rules.max_mother_age:
         return (f"{wife.name} is {wife.age(year)}: a mother must be "
-                f"{max_mother_age} or younger (A5)")
+                f"{rules.max_mother_age} or younger (A5)")
     if husband.prisoner_of or wife.prisoner_of:
         return "a prisoner cannot have children (A9)"
     return None
@@ -86,7 +91,8 @@ def run_births(ctx: TurnContext) -> dict[str, int]:
                     if marriage.id in ordered:
                         ctx.reject(house, order, "this couple's attempts are already ordered")
                         continue
-                    ordered[marriage.id] = (order.attempts, house)
+                    ordered[marriage.id] = (rules.default_attempts if order.attempts is None
+                                          else order.attempts, house)
             elif isinstance(order, NameOrder):
                 parent = find(state, order.parent)
                 if parent is not None:
@@ -96,7 +102,6 @@ def run_births(ctx: TurnContext) -> dict[str, int]:
     couples.sort(key=lambda m: (state.persons[m.husband].seq, state.persons[m.wife].seq))
     for marriage in couples:
         attempts, _ = ordered.get(marriage.id, (rules.default_attempts, ""))
-        attempts = max(rules.min_attempts, min(rules.max_attempts, attempts))
         born: list[tuple[int, str, str, tuple[int, int]]] = []
         first_roll = len(ctx.dice.log)
         for attempt in range(1, attempts + 1):

@@ -13,7 +13,7 @@ MINOR = "minor-nobility"
 @dataclass(frozen=True, kw_only=True)
 class BirthOrder(_Order):
     person: str
-    attempts: int
+    attempts: int | None = None  # None: the rules' default; the bounds are data (A5.1)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -91,9 +91,9 @@ ARBITER_GRAMMAR = Grammar()
 @DYNASTY_GRAMMAR.rule("birth", "births")
 def _birth(c: Cursor) -> BirthOrder:
     person = c.person()
-    attempts = 1
+    attempts = None
     if c.accept("attempts", "attempt"):
-        attempts = c.integer("the number of attempts", 1, 3)
+        attempts = c.integer("the number of attempts")
     return BirthOrder(line=c.line, text=c.text, person=person, attempts=attempts)
 
 

@@ -11,6 +11,7 @@ from adjudicator.errors import RulesDataError
 
 @dataclass(frozen=True)
 class DynastyRules:
+    years_per_turn: int
     max_mother_age: int
     min_attempts: int
     max_attempts: int
@@ -36,7 +37,8 @@ class DynastyRules:
         try:
             b, c, s = data["births"], data["characteristics"], data["survival"]
             e, m, k = data["epidemic"], data["marriage"], data["command"]
-            return cls(
+            rules = cls(
+                years_per_turn=int(data["years_per_turn"]),
                 max_mother_age=int(b["max_mother_age"]),
                 min_attempts=int(b["min_attempts"]),
                 max_attempts=int(b["max_attempts"]),
@@ -60,6 +62,12 @@ class DynastyRules:
             )
         except (KeyError, TypeError, ValueError) as err:
             raise RulesDataError(f"dynasty rules: missing or bad entry {err}") from err
+        if rules.years_per_turn < 1:
+            raise RulesDataError("dynasty rules: years_per_turn must be at least 1")
+        if not 1 <= rules.min_attempts <= rules.default_attempts <= rules.max_attempts:
+            raise RulesDataError("dynasty rules: births need 1 <= min_attempts <= "
+                                 "default_attempts <= max_attempts")
+        return rules
 
     def difficulty(self, age: int) -> int | None:
         """The survival roll needed at ``age`` (A5.3), or None below the minimum age."""

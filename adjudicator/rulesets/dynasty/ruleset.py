@@ -69,6 +69,7 @@ class DynastyRuleset(Ruleset):
         """Each line on its own, against the state; subclasses add their orders."""
         dyn = dynasty_rules(self.rules)
         year = state.year_of(state.turn + 1)
+        year_end = state.year_ending(state.turn + 1)
         for house, sheet in sorted(sheets.items()):
             if sheet.refused:
                 continue
@@ -78,7 +79,7 @@ class DynastyRuleset(Ruleset):
             if house == ARBITER:
                 self._validate_arbiter(state, sheet)
                 continue
-            validate_sheet_marriages(state, sheet, year + 5, dyn.marriage_min_age,
+            validate_sheet_marriages(state, sheet, year_end, dyn.marriage_min_age,
                                      dyn.minor_nobility)
             for order in list(sheet.orders):
                 reason = self.check_order(state, house, order, year)
@@ -90,10 +91,10 @@ class DynastyRuleset(Ruleset):
         """Static legality of one order; subclasses extend for their own orders."""
         dyn = dynasty_rules(self.rules)
         if isinstance(order, BirthOrder):
-            return check_birth(state, house, order, year, dyn.max_mother_age)
+            return check_birth(state, house, order, year, dyn)
         if isinstance(order, AssignOrder | LendOrder):
             person = find(state, order.person)
-            age = person.age(year + 5) if person else 0
+            age = person.age(state.year_ending(state.turn + 1)) if person else 0
             return check_assign(state, house, order, age, dyn.voluntary_age)
         if isinstance(order, PrisonerOrder | PayRansomOrder):
             return check_prisoner(state, house, order)

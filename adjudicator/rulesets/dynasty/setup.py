@@ -8,7 +8,7 @@ from typing import Any
 from adjudicator.dice import Dice
 from adjudicator.errors import SetupError
 from adjudicator.rulesets.base import TurnContext
-from adjudicator.rulesets.dynasty.people import add_person, slugify
+from adjudicator.rulesets.dynasty.people import add_person, dynasty_rules, slugify
 from adjudicator.rulesets.dynasty.refs import founder_ref, number_child, ruler_of
 from adjudicator.rulesets.dynasty.succession import crown
 from adjudicator.rulesets.dynasty.survival import draw_threshold
@@ -191,7 +191,7 @@ def build_state(spec: Mapping[str, Any], rules: Mapping[str, Any], ruleset: str,
     if not isinstance(start, int) or isinstance(start, bool):
         raise SetupError("start_year must be a whole number")
     state = GameState(ruleset=ruleset, start_year=start,
-                      end_year=spec.get("end_year"), target=spec.get("target"))
+                      years_per_turn=dynasty_rules(rules).years_per_turn, end_year=spec.get("end_year"), target=spec.get("target"))
     _houses(state, spec.get("house", []))
     if not state.houses:
         raise SetupError("the campaign declares no [[house]]")

@@ -45,6 +45,16 @@ def _int(table: Mapping[str, Any], key: str, where: str, low: int = 0) -> int:
     return value
 
 
+def years_per_turn(data: Mapping[str, Any]) -> int:
+    """How many years the campaign's calendar counts for one move.
+
+    The game itself has no calendar; the export and the site still date each
+    move the way the dynastic rulesets date a turn. Not part of a dealt game's
+    copy of the rules: the state carries its calendar.
+    """
+    return _int(data, "years_per_turn", "calendar", 1)
+
+
 def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     value = data.get(key)
     if not isinstance(value, Mapping):

@@ -50,7 +50,7 @@ def build_deck(rules: FamillesRules, dice: Dice) -> list[Card]:
     return cards
 
 
-def seat_houses(spec: Mapping[str, Any]) -> GameState:
+def seat_houses(spec: Mapping[str, Any], years_per_turn: int) -> GameState:
     """An undealt state holding the players a campaign declares as ``[[house]]``.
 
     Only ``id`` is required; ``name`` defaults to the id, ``letter`` to the
@@ -59,7 +59,7 @@ def seat_houses(spec: Mapping[str, Any]) -> GameState:
     start = spec.get("start_year", 1)
     if not isinstance(start, int) or isinstance(start, bool):
         raise SetupError("start_year must be a whole number")
-    state = GameState(ruleset="familles", start_year=start)
+    state = GameState(ruleset="familles", start_year=start, years_per_turn=years_per_turn)
     entries = spec.get("house", [])
     if not isinstance(entries, list) or not entries:
         raise SetupError("the campaign declares no [[house]] (one per player)")

@@ -14,6 +14,7 @@ from adjudicator.dice import Dice
 from adjudicator.errors import AdjudicationError
 from adjudicator.orders import Order, OrderSheet
 from adjudicator.rulesets.base import Ruleset, TurnResult
+from adjudicator.rulesets.familles.config import years_per_turn
 from adjudicator.rulesets.familles.deck import seat_houses, setup_familles
 from adjudicator.rulesets.familles.model import Familles
 from adjudicator.rulesets.familles.moves import (
@@ -68,7 +69,7 @@ class FamillesRuleset(Ruleset):
 
     def setup(self, spec: Mapping[str, Any], dice: Dice) -> GameState:
         """The dealt state before move 1, for the ``[[house]]`` players of ``spec``."""
-        return self.deal(seat_houses(spec), dice).state
+        return self.deal(seat_houses(spec, years_per_turn(self.numbers)), dice).state
 
     def deal(self, state: GameState, dice: Dice) -> TurnResult:
         """Deal to the houses of ``state``, keeping the deal's events (``setup_familles``)."""
