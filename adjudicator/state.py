@@ -1,8 +1,10 @@
 """The game state handed to and returned by the engine.
 
-The state is plain data: dataclasses of strings, numbers, lists and dicts, so
-that it round-trips through JSON unchanged (``to_dict`` / ``from_dict``). The
-engine works on a deep copy (``GameState.copy``) and never mutates its input.
+The state is plain data: dataclasses of strings, numbers, enums, lists and
+dicts, so that it round-trips through JSON unchanged (``to_dict`` /
+``from_dict``). The engine works on a copy (``GameState.copy``) and never
+mutates its input. The dead are sealed (``seal_the_dead``): no rule acts on
+them again, so a sealed person is immutable and states share it safely.
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ from __future__ import annotations
 import copy
 import itertools
 import pickle
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterable, Mapping
+from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields, replace
 from enum import StrEnum
-from typing import Any, Self
+from typing import Any, NoReturn, Self
 
 # Snapshots written before the calendar came from the rules data always
 # counted five years a turn; they load with that calendar.
@@ -51,6 +54,46 @@ class Law(StrEnum):
     ABSOLUTE = "absolute"
 
 
+# A plain lookup: a snapshot decodes one sex per person who ever lived.
+_SEXES: dict[str, Sex] = {s.value: s for s in Sex}
+
+
+@dataclass(frozen=True)
+class Reign:
+    """One ruler's time on a throne (A6); ``end`` is None while it lasts."""
+
+    person: str
+    start: int
+    end: int | None = None
+
+    def to_list(self) -> list[Any]:
+        """The snapshot's layout: ``[person, start, end]``."""
+        return [self.person, self.start, self.end]
+
+    @classmethod
+    def from_list(cls, row: Iterable[Any]) -> Reign:
+        person, start, end = row
+        return cls(person=str(person), start=int(start), end=None if end is None else int(end))
+
+
+class FrozenDict(dict[Any, Any]):
+    """A dict that refuses every change: what a sealed person holds.
+
+    A dict (not a mapping proxy) so that the JSON encoder and every reader
+    treat it as before.
+    """
+
+    def _refuse(self, *_args: Any, **_kwargs: Any) -> NoReturn:
+        raise TypeError("a sealed record cannot change")
+
+    __setitem__ = __delitem__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+
 class _Data:
     """JSON round-trip for the flat dataclasses below.
 
@@ -78,7 +121,7 @@ class Person(_Data):
 
     id: str
     name: str
-    sex: str
+    sex: Sex
     born: int
     dynasty: str | None = None
     father: str | None = None
@@ -110,6 +153,54 @@ class Person(_Data):
     def age(self, year: int) -> int:
         return year - self.born
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Person:
+        if data.get("died") is not None:
+            return _sealed(data)
+        person = super().from_dict(data)
+        person.sex = _SEXES[person.sex]
+        return person
+
+    def sealed(self) -> Person:
+        """This person as an immutable record (for the dead: see ``seal_the_dead``)."""
+        return _sealed(self.__dict__)
+
+
+class _SealedPerson(Person):
+    """A dead person: every field and container is immutable."""
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise FrozenInstanceError(f"{self.id} is dead and sealed: cannot set {name}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise FrozenInstanceError(f"{self.id} is dead and sealed: cannot delete {name}")
+
+    def sealed(self) -> Person:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_sealed, (self.to_dict(),))
+
+
+# The containers are left out: ``_sealed`` gives each sealed person its own.
+_PERSON_DEFAULTS = {f.name: f.default for f in fields(Person) if f.default is not MISSING}
+
+
+def _sealed(data: Mapping[str, Any]) -> Person:
+    """A sealed person from a snapshot's fields (missing ones take their defaults)."""
+    values = _PERSON_DEFAULTS | dict(data)
+    if len(values) > len(_field_names(Person)):
+        values = {k: v for k, v in values.items() if k in _field_set(Person)}
+    values["sex"] = _SEXES[values["sex"]]
+    values["refs"] = FrozenDict(values.get("refs", ()))
+    values["ref_from"] = FrozenDict(values.get("ref_from", ()))
+    values["renounced"] = FrozenDict(values.get("renounced", ()))
+    values["issued"] = FrozenDict({k: tuple(v) for k, v in values.get("issued", {}).items()})
+    values["barred"] = tuple(values.get("barred", ()))
+    person = object.__new__(_SealedPerson)
+    vars(person).update(values)
+    return person
+
 
 @dataclass
 class House(_Data):
@@ -118,7 +209,7 @@ class House(_Data):
     id: str
     letter: str
     name: str
-    law: str = Law.MALE_PREFERENCE.value
+    law: Law = Law.MALE_PREFERENCE
     player: str = ""
     color: str = "#555555"
     capital: str | None = None
@@ -127,7 +218,37 @@ class House(_Data):
     eliminated_turn: int | None = None
     treasury: int = 0
     armies_lost: list[list[int]] = field(default_factory=list)
-    rulers: list[list[Any]] = field(default_factory=list)
+    rulers: tuple[Reign, ...] = ()
+
+    @property
+    def reign(self) -> Reign | None:
+        """The reign going on, if any."""
+        if self.rulers and self.rulers[-1].end is None:
+            return self.rulers[-1]
+        return None
+
+    def end_reign(self, year: int) -> None:
+        """Close the reign going on, if any, in ``year``."""
+        current = self.reign
+        if current is not None:
+            self.rulers = (*self.rulers[:-1], replace(current, end=year))
+
+    def begin_reign(self, person: str, year: int) -> None:
+        self.end_reign(year)
+        self.ruler = person
+        self.rulers = (*self.rulers, Reign(person=person, start=year))
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data["rulers"] = [r.to_list() for r in self.rulers]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> House:
+        house = super().from_dict(data)
+        house.law = Law(house.law)
+        house.rulers = tuple(Reign.from_list(r) for r in data.get("rulers", ()))
+        return house
 
 
 @dataclass
@@ -296,17 +417,25 @@ class GameState:
         return seq
 
     # -- copying and serialising ------------------------------------------
-    def copy(self) -> GameState:
-        """A deep copy that shares the dead.
+    def seal_the_dead(self) -> None:
+        """Make every dead person an immutable record (``Person.sealed``).
 
-        The dead are never changed again (no rule acts on them), so only the
-        living are copied: a long campaign's turn then costs what its living
-        cost. The copy itself is a pickle round trip, several times faster
-        than ``copy.deepcopy``.
+        No rule acts on the dead again; once sealed, states can share them.
+        """
+        for pid, person in self.persons.items():
+            if person.died is not None and not isinstance(person, _SealedPerson):
+                self.persons[pid] = person.sealed()
+
+    def copy(self) -> GameState:
+        """A deep copy that shares only immutable records: the sealed dead.
+
+        Copying only what may change keeps a long campaign's turn at the cost
+        of its living. The copy itself is a pickle round trip, several times
+        faster than ``copy.deepcopy``.
         """
         persons = self.persons
-        living = {pid: p for pid, p in persons.items() if p.died is None}
-        self.persons = living
+        self.persons = {pid: p for pid, p in persons.items()
+                        if not isinstance(p, _SealedPerson)}
         try:
             clone: GameState = pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
         finally:

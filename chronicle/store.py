@@ -354,7 +354,7 @@ def _rows(houses: Iterable[House], persons: Iterable[Person],
                                    player=h.player, color=h.color, capital=h.capital,
                                    ruler=h.ruler, eliminated=h.eliminated,
                                    eliminated_turn=h.eliminated_turn, treasury=h.treasury,
-                                   rulers=json.dumps(h.rulers)))
+                                   rulers=json.dumps([r.to_list() for r in h.rulers])))
     for p in persons:
         rows[PersonRow].append(dict(
             id=p.id, seq=p.seq, name=p.name, sex=p.sex, born=p.born, died=p.died,

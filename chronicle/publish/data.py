@@ -526,10 +526,9 @@ def _people(state: GameState, renounced: dict[str, dict[str, str]]) -> dict[str,
             if parent in people:
                 people[parent].children.append(person.id)
     for h in state.houses.values():
-        for entry in h.rulers:
-            pid, start, end = str(entry[0]), int(entry[1]), entry[2]
-            if pid in people:
-                people[pid].reigns.append((h.id, start, None if end is None else int(end)))
+        for reign in h.rulers:
+            if reign.person in people:
+                people[reign.person].reigns.append((h.id, reign.start, reign.end))
     return people
 
 
@@ -552,8 +551,7 @@ def _houses(state: GameState, people: dict[str, PersonView]) -> dict[str, HouseV
             color=h.color if re.fullmatch(r"#[0-9a-fA-F]{3,8}", h.color or "") else "#555555",
             player=h.player, capital=h.capital, ruler=h.ruler, eliminated=h.eliminated,
             eliminated_turn=h.eliminated_turn, treasury=h.treasury,
-            rulers=[(str(r[0]), int(r[1]), None if r[2] is None else int(r[2]))
-                    for r in h.rulers],
+            rulers=[(r.person, r.start, r.end) for r in h.rulers],
             succession=[(p.id, p.refs[h.id]) for p in claimants],
             living=[p.id for p in members if p.alive],
             members=[p.id for p in members])

@@ -88,7 +88,7 @@ def _unique(name: str, taken: set[str]) -> str:
 
 
 def _child_name(rules: Mapping[str, Any], house: Mapping[str, Any], data: Mapping[str, Any],
-                sex: str, taken: set[str]) -> str:
+                sex: Sex, taken: set[str]) -> str:
     key = "male_names" if sex == Sex.MALE else "female_names"
     listed = [str(n) for n in data.get(key, [])] or list(name_list(rules, house["id"], sex))
     for name in listed:

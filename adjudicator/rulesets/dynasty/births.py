@@ -102,13 +102,13 @@ def run_births(ctx: TurnContext) -> dict[str, int]:
     couples.sort(key=lambda m: (state.persons[m.husband].seq, state.persons[m.wife].seq))
     for marriage in couples:
         attempts, _ = ordered.get(marriage.id, (rules.default_attempts, ""))
-        born: list[tuple[int, str, str, tuple[int, int]]] = []
+        born: list[tuple[int, Sex, str, tuple[int, int]]] = []
         first_roll = len(ctx.dice.log)
         for attempt in range(1, attempts + 1):
             roll = ctx.dice.roll(1, 6, "birth attempt", marriage.wife)
             if roll.total > rules.success_faces:
                 continue
-            sex: str = Sex.MALE if ctx.dice.d6("sex", marriage.wife) <= rules.boy_faces else Sex.FEMALE
+            sex = Sex.MALE if ctx.dice.d6("sex", marriage.wife) <= rules.boy_faces else Sex.FEMALE
             # The child is named only once every sex is known (boys, then girls),
             # so its traits are rolled under a stand-in, relabelled at its birth.
             stand_in = f"{marriage.wife}:newborn-{attempt}"
@@ -127,7 +127,7 @@ def run_births(ctx: TurnContext) -> dict[str, int]:
     return penalties
 
 
-def _chosen_names(ctx: TurnContext, marriage: Marriage, sexes: list[str],
+def _chosen_names(ctx: TurnContext, marriage: Marriage, sexes: list[Sex],
                   names: dict[str, list[NameOrder]]) -> list[str | None]:
     """The ordered names of this turn's newborns, in birth order (None: from the list).
 
@@ -159,7 +159,7 @@ def _chosen_names(ctx: TurnContext, marriage: Marriage, sexes: list[str],
     return chosen
 
 
-def _bear(ctx: TurnContext, marriage: Marriage, sex: str, chosen: str | None,
+def _bear(ctx: TurnContext, marriage: Marriage, sex: Sex, chosen: str | None,
           attempt: int, traits: tuple[int, int]) -> Person:
     state = ctx.state
     father, mother = state.persons[marriage.husband], state.persons[marriage.wife]

@@ -37,7 +37,7 @@ def new_person_id(state: GameState, name: str) -> str:
     return pid
 
 
-def name_list(rules: Mapping[str, Any], dynasty: str | None, sex: str) -> Sequence[str]:
+def name_list(rules: Mapping[str, Any], dynasty: str | None, sex: Sex) -> Sequence[str]:
     names = rules.get("names", {})
     entry = names.get(dynasty or MINOR_NOBILITY) or names.get(MINOR_NOBILITY) or {}
     key = "male" if sex == Sex.MALE else "female"
@@ -76,7 +76,7 @@ def _candidate(listed: Sequence[str], index: int) -> str:
     return name if round_ == 0 else f"{name} {roman(round_ + 1)}"
 
 
-def next_name(state: GameState, rules: Mapping[str, Any], dynasty: str | None, sex: str) -> str:
+def next_name(state: GameState, rules: Mapping[str, Any], dynasty: str | None, sex: Sex) -> str:
     """The first unused name of the dynasty's list, then with ordinals (A1).
 
     Names are only ever added to the campaign, so the first free place in
@@ -101,7 +101,7 @@ def add_person(state: GameState, person: Person) -> Person:
     return person
 
 
-def roll_traits(ctx: TurnContext, sex: str, subject: str) -> tuple[int, int]:
+def roll_traits(ctx: TurnContext, sex: Sex, subject: str) -> tuple[int, int]:
     """A2: Constitution, then Command (men) or Ruse (women), each its own 2d6."""
     rules = dynasty_rules(ctx.rules)
     con = rules.characteristic(ctx.dice.two_d6("constitution", subject).total)

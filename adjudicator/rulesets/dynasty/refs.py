@@ -38,7 +38,7 @@ def succession_key(ref: str) -> str:
     return ref
 
 
-def child_char(law: str, sex: str, issued: list[int]) -> str | None:
+def child_char(law: Law, sex: Sex, issued: list[int]) -> str | None:
     """The next child character under ``law``, or None when the alphabet is spent."""
     if law == Law.ABSOLUTE or sex == Sex.MALE:
         chars, index = SON_CHARS, issued[_ALL]
@@ -47,7 +47,7 @@ def child_char(law: str, sex: str, issued: list[int]) -> str | None:
     return chars[index] if index < len(chars) else None
 
 
-def _count_issue(law: str, sex: str, issued: list[int]) -> None:
+def _count_issue(law: Law, sex: Sex, issued: list[int]) -> None:
     if law == Law.ABSOLUTE or sex == Sex.MALE:
         issued[_ALL] += 1
     else:

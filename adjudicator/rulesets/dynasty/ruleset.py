@@ -133,6 +133,7 @@ class DynastyRuleset(Ruleset):
         expected = self.ordering_houses(state)
         defaulted = sorted(h for h in expected if h not in live)
         self.play_turn(ctx)
+        new.seal_the_dead()
         rejections = ctx.all_rejections()
         return TurnResult(state=new, events=ctx.events, rolls=list(dice.log),
                           rejections=rejections, defaulted=defaulted)

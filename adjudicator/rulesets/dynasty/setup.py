@@ -68,10 +68,11 @@ def _houses(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
         if letter in letters:
             raise SetupError(f"{_where('house', i, entry)}: the letter {letter} is taken")
         letters.add(letter)
-        law = entry.get("law", Law.MALE_PREFERENCE.value)
-        if law not in {x.value for x in Law}:
+        try:
+            law = Law(entry.get("law", Law.MALE_PREFERENCE))
+        except ValueError:
             raise SetupError(f"{_where('house', i, entry)}: law must be 'male-preference' or "
-                             f"'absolute', not {law!r}")
+                             f"'absolute', not {entry.get('law')!r}") from None
         state.houses[hid] = House(
             id=hid, letter=letter, name=str(entry.get("name", hid.title())), law=law,
             player=str(entry.get("player", "")), color=str(entry.get("color", "#555555")),
@@ -111,7 +112,7 @@ def _persons(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
             if ref is not None and ref not in state.persons:
                 raise SetupError(f"{_where('person', i, entry)}: {parent} {ref!r} is not "
                                  "declared before this person (parents are older)")
-        person = Person(id=entry["id"], name=entry["name"], sex=entry["sex"].upper(),
+        person = Person(id=entry["id"], name=entry["name"], sex=Sex(entry["sex"].upper()),
                         born=entry["born"], dynasty=dynasty, father=entry.get("father"),
                         mother=entry.get("mother"), court=dynasty,
                         constitution=entry.get("constitution", 0),
@@ -209,4 +210,5 @@ def build_state(spec: Mapping[str, Any], rules: Mapping[str, Any], ruleset: str,
     ctx = TurnContext(state=state, dice=dice, rules=rules, sheets={})
     dice.set_phase("setup")
     draw_threshold(ctx)
+    state.seal_the_dead()
     return state

@@ -10,10 +10,7 @@ from adjudicator.state import GameState, House, Person, Sex
 
 def crown(state: GameState, house: House, person: Person, year: int) -> None:
     """Make ``person`` ruler; a queen regnant's husband becomes King Consort."""
-    if house.rulers and house.rulers[-1][2] is None:
-        house.rulers[-1][2] = year
-    house.ruler = person.id
-    house.rulers.append([person.id, year, None])
+    house.begin_reign(person.id, year)
     person.court = house.id
     if person.sex == Sex.FEMALE and person.spouse:
         consort = state.persons[person.spouse]
@@ -43,8 +40,7 @@ def settle_successions(ctx: TurnContext) -> None:
 def _extinguish(ctx: TurnContext, house: House) -> None:
     """A6: units disbanded, provinces uncontrolled, treasury lost."""
     state = ctx.state
-    if house.rulers and house.rulers[-1][2] is None:
-        house.rulers[-1][2] = ctx.year
+    house.end_reign(ctx.year)
     house.eliminated = True
     house.eliminated_turn = ctx.turn
     house.ruler = None

@@ -1,0 +1,109 @@
+"""The typed game state: reigns, enums on the fields, and copies that share nothing mutable."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from dynasty_helpers import build, person, sheets, two_houses
+
+from adjudicator.dice import SeededDice
+from adjudicator.state import FrozenDict, GameState, Law, Person, Reign, Sex
+
+_ATOMS = (str, int, float, bool, type(None), enum.Enum)
+
+
+def _played(turns: int = 3) -> GameState:
+    """Two houses after a few turns, England's king killed on turn 1: his son succeeds."""
+    spec = two_houses()
+    spec["person"].append(person("england-prince", "M", 1290, "england", father="england-king",
+                                 mother="england-queen"))
+    ruleset, state = build(spec)
+    for turn in range(1, turns + 1):
+        orders = sheets(ruleset, arbiter='kill E1000 cause "a fall"\n') if turn == 1 else {}
+        state = ruleset.resolve(state, orders, SeededDice("qa-state", turn, "dynasty")).state
+    assert any(p.died is not None for p in state.persons.values())
+    return state
+
+
+def _reachable(root: object) -> Iterator[object]:
+    """Every object reachable from ``root`` through containers and record fields."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, _ATOMS):
+            continue
+        seen.add(id(obj))
+        yield obj
+        if isinstance(obj, dict):
+            stack += [*obj.keys(), *obj.values()]
+        elif isinstance(obj, list | tuple | set | frozenset):
+            stack += list(obj)
+        elif hasattr(obj, "__dict__"):
+            stack += [v for k, v in vars(obj).items() if k != "_caches"]
+
+
+def _immutable(obj: object) -> bool:
+    if isinstance(obj, tuple | frozenset | FrozenDict | Reign):
+        return True
+    if isinstance(obj, Person):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            obj.name = obj.name
+        return True
+    return False
+
+
+def test_a1_copy_shares_no_mutable_object() -> None:
+    """A1: "A person has ... a death year and cause once dead": the dead never change
+    again, so a copy may share them, and only them, as immutable records. Walking
+    both states' object graphs, every object they share is immutable."""
+    state = _played()
+    clone = state.copy()
+    originals = {id(o): o for o in _reachable(state)}
+    shared = [o for o in _reachable(clone) if id(o) in originals]
+    assert [o for o in shared if not _immutable(o)] == []
+    dead = [p for p in state.persons.values() if p.died is not None]
+    assert all(clone.persons[p.id] is p for p in dead)  # shared, not copied: cost of the living
+
+
+def test_a1_a_dead_person_is_sealed_and_keeps_the_same_data() -> None:
+    """A1: "a death year and cause once dead": once the turn ends the dead are sealed,
+    and the snapshot they write is the one they would have written unsealed."""
+    state = _played(1)
+    [dead] = [p for p in state.persons.values() if p.died is not None]
+    with pytest.raises(TypeError):
+        dead.refs["england"] = "E9999"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        dead.died = None
+    loaded = GameState.from_dict(state.to_dict())
+    assert loaded.persons[dead.id].to_dict() == dead.to_dict()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        loaded.persons[dead.id].spouse = None
+
+
+def test_a3_sex_and_law_are_enums_on_the_fields_after_a_snapshot() -> None:
+    """A3: "Male preference (the default)" or "Absolute primogeniture"; A1: a person has a
+    sex. A snapshot keeps the plain strings and loads them back as the enums."""
+    state = _played(1)
+    data: dict[str, Any] = state.to_dict()
+    assert {p["sex"] for p in data["persons"]} == {"M", "F"}
+    loaded = GameState.from_dict(data)
+    assert {type(p.sex) for p in loaded.persons.values()} == {Sex}
+    assert {type(h.law) for h in loaded.houses.values()} == {Law}
+
+
+def test_a6_a_reign_is_a_record_closed_at_the_ruler_s_death() -> None:
+    """A6: "When a ruler dies, the living person with the smallest number succeeds."
+    The house keeps each reign as a record; the snapshot keeps ``[person, start, end]``."""
+    state = _played(1)
+    england = state.houses["england"]
+    first, second = england.rulers
+    assert first.end == 1300 and second == Reign(person=england.ruler or "", start=1300)
+    assert england.reign == second
+    assert state.to_dict()["houses"][0]["rulers"] == [[first.person, 1300, 1300],
+                                                      [second.person, 1300, None]]
+    assert GameState.from_dict(state.to_dict()).houses["england"].rulers == (first, second)
