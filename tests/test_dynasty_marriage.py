@@ -147,6 +147,21 @@ def test_a7_minor_nobility_spouse_is_created() -> None:
     assert spouse.age(1305) >= 15
 
 
+def test_a7_minor_noble_age_is_the_partner_s_within_the_data_bounds() -> None:
+    """A7: the minor nobility, "a spouse created by the arbiter": [D] the spouse takes the
+    partner's age within the data's ``minor_groom_age`` / ``minor_bride_age`` bounds."""
+    from dynasty_helpers import rules_for
+
+    spec = _courts_spec()
+    for bounds, born in (([18, 40], 1281), ([30, 35], 1275)):
+        ruleset, state = build(spec, rules=rules_for(spec, marriage={"minor_groom_age": bounds}))
+        found = validated(ruleset, state, england="marry E1a00 to minor-nobility\n")
+        ctx = context(state, ruleset, scripted(*[3] * 40), found, aged=True)
+        run_marriages(ctx)
+        [created] = [e for e in ctx.events if isinstance(e, MinorNobleCreated)]
+        assert ctx.state.persons[created.person].born == born  # Joan is 24 in 1305
+
+
 def test_a7_minor_nobility_can_be_switched_off() -> None:
     """A7: "This is a ruleset option, on by default." """
     from dynasty_helpers import rules_for

@@ -21,9 +21,7 @@ class DynasticDescriptor(Descriptor):
 
     def rules(self, spec: Mapping[str, Any]) -> dict[str, Any]:
         return {"dynasty": ruleset_table("dynasty.toml"),
-                "unit_types": {"army": {"max_commanders": 0},
-                               "fleet": {"max_commanders": 0, "naval": True},
-                               "dragon": {"max_commanders": 1, "min_command_value": 0}}}
+                "unit_types": ruleset_table("unit-types.toml")}
 
     def revealed(self, secret_rolls: list[Roll]) -> dict[str, Any]:
         from adjudicator.rulesets.dynasty.survival import thresholds_drawn

@@ -19,10 +19,6 @@ from adjudicator.rulesets.dynasty.people import (
 from adjudicator.rulesets.dynasty.refs import renounce
 from adjudicator.state import GameState, Marriage, Person, Sex
 
-# [D] the age given to a spouse the arbiter creates from the minor nobility.
-MINOR_BRIDE_AGE = (15, 20)
-MINOR_GROOM_AGE = (18, 40)
-
 
 def can_marry(state: GameState, person: Person, age: int, min_age: int) -> str | None:
     """Why ``person`` cannot marry now, or None (A7)."""
@@ -200,8 +196,7 @@ def _marry_minor(ctx: TurnContext, item: _Declared, age_year: int) -> None:
         ctx.reject(item.house, item.order, f"{person.name} married earlier this turn")
         return
     sex = Sex.FEMALE if person.sex == Sex.MALE else Sex.MALE
-    low, high = MINOR_BRIDE_AGE if sex == Sex.FEMALE else MINOR_GROOM_AGE
-    age = max(low, min(high, person.age(age_year)))
+    age = dynasty_rules(ctx.rules).minor_spouse_age(sex, person.age(age_year))
     name = next_name(state, ctx.rules, None, sex)
     spouse = Person(id=new_person_id(state, name), name=name, sex=sex, born=age_year - age,
                     dynasty=None, court=person.court)

@@ -7,6 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.errors import RulesDataError
+from adjudicator.state import Sex
+
+
+def _bounds(pair: Any) -> tuple[int, int]:
+    low, high = (int(n) for n in pair)
+    if low > high:
+        raise ValueError(f"the bounds {pair!r} are the wrong way round")
+    return low, high
 
 
 @dataclass(frozen=True)
@@ -27,6 +35,8 @@ class DynastyRules:
     epidemic_threshold_max: int
     marriage_min_age: int
     minor_nobility: bool
+    minor_bride_age: tuple[int, int]
+    minor_groom_age: tuple[int, int]
     compulsory_age: int
     voluntary_age: int
     command_limit: int
@@ -55,6 +65,8 @@ class DynastyRules:
                 epidemic_threshold_max=int(e["threshold_max"]),
                 marriage_min_age=int(m["min_age"]),
                 minor_nobility=bool(m["minor_nobility"]),
+                minor_bride_age=_bounds(m["minor_bride_age"]),
+                minor_groom_age=_bounds(m["minor_groom_age"]),
                 compulsory_age=int(k["compulsory_age"]),
                 voluntary_age=int(k["voluntary_age"]),
                 command_limit=int(k["limit"]),
@@ -68,6 +80,11 @@ class DynastyRules:
             raise RulesDataError("dynasty rules: births need 1 <= min_attempts <= "
                                  "default_attempts <= max_attempts")
         return rules
+
+    def minor_spouse_age(self, sex: Sex, partner_age: int) -> int:
+        """The age of a spouse created from the minor nobility (A7 [D])."""
+        low, high = self.minor_bride_age if sex == Sex.FEMALE else self.minor_groom_age
+        return max(low, min(high, partner_age))
 
     def difficulty(self, age: int) -> int | None:
         """The survival roll needed at ``age`` (A5.3), or None below the minimum age."""
