@@ -12,10 +12,11 @@ from __future__ import annotations
 import copy
 import itertools
 import pickle
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields, replace
 from enum import StrEnum
-from typing import Any, NoReturn, Self
+from typing import Any, ClassVar, NoReturn, Self, TypeVar
 
 # Snapshots written before the calendar came from the rules data always
 # counted five years a turn; they load with that calendar.
@@ -300,6 +301,29 @@ class Counter(_Data):
     province: str
 
 
+class RulesetData(ABC):
+    """A ruleset's own part of the state (its board, its cards), typed.
+
+    A snapshot keeps it under ``extra[key]`` as ``to_dict`` gives it; a state
+    read from a snapshot decodes it on first use (``GameState.data_of``), since
+    only the ruleset's own modules know its class.
+    """
+
+    key: ClassVar[str]
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """The inverse of ``to_dict``, reading what every earlier version wrote."""
+
+
+D = TypeVar("D", bound=RulesetData)
+
+
 @dataclass
 class GameState:
     """Everything the rules need, at the end of turn ``turn`` (0: the start)."""
@@ -320,7 +344,10 @@ class GameState:
     winner: str | None = None
     finished: bool = False
     next_seq: int = 1
-    extra: dict[str, Any] = field(default_factory=dict)
+    #: A1 names: per name list (``<dynasty>:<sex>``), the first place not yet taken.
+    name_cursors: dict[str, int] = field(default_factory=dict)
+    #: The rulesets' own parts, by key; an entry still a dict is undecoded (``data_of``).
+    ruleset_data: dict[str, RulesetData | dict[str, Any]] = field(default_factory=dict)
 
     # -- calendar (A4) ---------------------------------------------------
     def year_of(self, turn: int) -> int:
@@ -416,6 +443,21 @@ class GameState:
         self.next_seq += 1
         return seq
 
+    # -- the rulesets' own parts ----------------------------------------------
+    def data_of(self, kind: type[D]) -> D | None:
+        """The ruleset part ``kind`` of this state, or None if it has none."""
+        found = self.ruleset_data.get(kind.key)
+        if found is None or isinstance(found, kind):
+            return found
+        if not isinstance(found, dict):
+            raise TypeError(f"the state's {kind.key!r} part is a {type(found).__name__}")
+        decoded = kind.from_dict(found)
+        self.ruleset_data[kind.key] = decoded
+        return decoded
+
+    def put_data(self, data: RulesetData) -> None:
+        self.ruleset_data[data.key] = data
+
     # -- copying and serialising ------------------------------------------
     def seal_the_dead(self) -> None:
         """Make every dead person an immutable record (``Person.sealed``).
@@ -475,12 +517,16 @@ class GameState:
             "winner": self.winner,
             "finished": self.finished,
             "next_seq": self.next_seq,
-            "extra": {k: copy.deepcopy(v) for k, v in self.extra.items()
-                      if not k.startswith("_")},
+            "name_cursors": dict(self.name_cursors),
+            "extra": {k: copy.deepcopy(v) if isinstance(v, dict) else v.to_dict()
+                      for k, v in self.ruleset_data.items()},
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
+        parts = copy.deepcopy(data.get("extra", {}))
+        # Snapshots written before the cursors were a field kept them in ``extra``.
+        cursors = data.get("name_cursors", parts.pop("name_cursors", {}))
         return cls(
             ruleset=data["ruleset"],
             start_year=data["start_year"],
@@ -498,5 +544,6 @@ class GameState:
             winner=data.get("winner"),
             finished=data.get("finished", False),
             next_seq=data.get("next_seq", 1),
-            extra=copy.deepcopy(data.get("extra", {})),
+            name_cursors={str(k): int(v) for k, v in cursors.items()},
+            ruleset_data=parts,
         )

@@ -9,6 +9,7 @@ The test map (all land but the Channel)::
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -22,12 +23,14 @@ from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.battle import (
     BattleFought,
     BattleRules,
+    Flight,
+    Outcome,
+    RoundRoll,
     battle_rules,
     resolve_contacts,
 )
 from adjudicator.rulesets.blood_royale.battle_orders import (
     EndOrder,
-    EndRule,
     RetreatPreferenceOrder,
     StanceOrder,
     record_standing_orders,
@@ -35,7 +38,14 @@ from adjudicator.rulesets.blood_royale.battle_orders import (
     standing_order_lines,
     validate_battle_orders,
 )
-from adjudicator.rulesets.blood_royale.world import set_passage
+from adjudicator.rulesets.blood_royale.standing import (
+    HOUSE_WIDE,
+    EndKind,
+    EndRule,
+    Stance,
+    Standing,
+)
+from adjudicator.rulesets.blood_royale.world import br_data, set_passage
 from adjudicator.state import GameState, House, Person, Province, Unit
 
 CONTENT = Path(__file__).resolve().parents[1] / "content/rulesets"
@@ -157,17 +167,15 @@ def test_b6_round_losses_by_table_six_against_one() -> None:
     assert resolve_contacts(ctx, "picardy", "england", 1) == ["b-1-1"]
     [battle] = battles(ctx)
     assert battle.rounds == ({
-        "england": {"die": 6, "modifiers": {}, "total": 6, "losses_inflicted": 3,
-                    "armies_after": 9},
-        "france": {"die": 1, "modifiers": {}, "total": 1, "losses_inflicted": 0,
-                   "armies_after": 6},
+        "england": RoundRoll(die=6, modifiers={}, total=6, losses_inflicted=3, armies_after=9),
+        "france": RoundRoll(die=1, modifiers={}, total=1, losses_inflicted=0, armies_after=6),
     },)
     assert battle.attacker == "england" and battle.defender == "france"
     assert battle.winner == "england"
-    assert battle.fled == ({"unit": "F-1", "house": "france", "to": "paris"},)
+    assert battle.fled == (Flight(unit="F-1", house="france", to="paris"),)
     assert state.units["F-1"].province == "paris" and state.units["F-1"].armies == 6
-    assert battle.sides[1]["armies_before"] == 9 and battle.sides[1]["armies_after"] == 6
-    assert battle.sides[1]["outcome"] == "fled" and battle.sides[0]["outcome"] == "held"
+    assert battle.sides[1].armies_before == 9 and battle.sides[1].armies_after == 6
+    assert battle.sides[1].outcome is Outcome.FLED and battle.sides[0].outcome is Outcome.HELD
     assert state.houses["france"].armies_lost == [[3, 3]]
     assert ctx.dice.phase == "setup"  # the caller's phase is restored
     assert {r.phase for r in ctx.dice.log} == {"battle-1"}
@@ -184,12 +192,12 @@ def test_b6_one_third_cap_and_outnumbering() -> None:
     resolve_contacts(ctx, "picardy", "england", 1)
     [battle] = battles(ctx)
     england, france = battle.rounds[0]["england"], battle.rounds[0]["france"]
-    assert england["total"] == 6 and england["losses_inflicted"] == 2  # cap: ⌈4/3⌉ = 2
-    assert france["modifiers"] == {"outnumber": 1}  # 8 ≥ 2 × 4
-    assert france["total"] == 2 and france["losses_inflicted"] == 1
+    assert england.total == 6 and england.losses_inflicted == 2  # cap: ⌈4/3⌉ = 2
+    assert france.modifiers == {"outnumber": 1}  # 8 ≥ 2 × 4
+    assert france.total == 2 and france.losses_inflicted == 1
     assert state.units["F-1"].armies == 6
     # England had nowhere to go: no adjacent province of its own, no preferred retreat.
-    assert battle.fled == ({"unit": "E-1", "house": "england", "to": None},)
+    assert battle.fled == (Flight(unit="E-1", house="england", to=None),)
     assert battle.destroyed == ("E-1",)
     assert "E-1" not in state.units
     assert state.houses["england"].armies_lost == [[4, 3]]  # 1 killed + 3 destroyed
@@ -223,11 +231,11 @@ def test_b6_command_value_of_the_best_unit() -> None:
     standing(ctx, "france", "flee when losses reach 1")
     resolve_contacts(ctx, "picardy", "england", 1)
     [battle] = battles(ctx)
-    assert battle.rounds[0]["england"]["modifiers"] == {"command": 1}
-    assert battle.rounds[0]["france"]["modifiers"] == {"command": -1}
-    assert battle.rounds[0]["england"]["total"] == 4
-    assert battle.rounds[0]["france"]["total"] == 2
-    assert [p["result"] for p in battle.preliminary] == ["none", "none", "none"]
+    assert battle.rounds[0]["england"].modifiers == {"command": 1}
+    assert battle.rounds[0]["france"].modifiers == {"command": -1}
+    assert battle.rounds[0]["england"].total == 4
+    assert battle.rounds[0]["france"].total == 2
+    assert [p.result for p in battle.preliminary] == ["none", "none", "none"]
 
 
 def test_b6_both_eliminated_is_a_draw() -> None:
@@ -256,13 +264,13 @@ def test_b6_castle_absorbs_losses_before_the_garrison() -> None:
     resolve_contacts(ctx, "paris", "england", 2)
     [battle] = battles(ctx)
     assert battle.id == "b-1-1" and battle.round == 2
-    assert [r["france"]["castle_after"] for r in battle.rounds] == [7, 4, 1, 0]
-    assert [r["france"]["armies_after"] for r in battle.rounds] == [2, 2, 2, 0]
-    assert battle.rounds[0]["france"]["modifiers"] == {"capital": 1}
-    assert battle.rounds[0]["england"]["modifiers"] == {"outnumber": 1}  # 30 ≥ 2 × 12
-    assert battle.rounds[0]["france"]["losses_inflicted"] == 1
-    assert "castle_after" not in battle.rounds[0]["england"]
-    assert battle.sides[1]["castle"] == 10
+    assert [r["france"].castle_after for r in battle.rounds] == [7, 4, 1, 0]
+    assert [r["france"].armies_after for r in battle.rounds] == [2, 2, 2, 0]
+    assert battle.rounds[0]["france"].modifiers == {"capital": 1}
+    assert battle.rounds[0]["england"].modifiers == {"outnumber": 1}  # 30 ≥ 2 × 12
+    assert battle.rounds[0]["france"].losses_inflicted == 1
+    assert battle.rounds[0]["england"].castle_after is None
+    assert battle.sides[1].castle == 10
     assert battle.winner == "england" and battle.destroyed == ("F-1",)
     assert state.units["E-1"].armies == 26
     assert state.houses["france"].armies_lost == [[2, 3]]
@@ -278,11 +286,11 @@ def test_b6_castle_counts_in_strength_for_the_cap_and_outnumbering() -> None:
     standing(ctx, "england", "flee when losses reach 1")
     resolve_contacts(ctx, "paris", "england", 1)
     [battle] = battles(ctx)
-    assert battle.rounds[0]["france"]["modifiers"] == {"outnumber": 1, "capital": 1}
-    assert battle.rounds[0]["france"]["total"] == 3
-    assert battle.rounds[0]["england"]["losses_inflicted"] == 2  # ⌈6/3⌉
-    assert battle.rounds[0]["france"]["castle_after"] == 8
-    assert battle.fled == ({"unit": "E-1", "house": "england", "to": "normandy"},)
+    assert battle.rounds[0]["france"].modifiers == {"outnumber": 1, "capital": 1}
+    assert battle.rounds[0]["france"].total == 3
+    assert battle.rounds[0]["england"].losses_inflicted == 2  # ⌈6/3⌉
+    assert battle.rounds[0]["france"].castle_after == 8
+    assert battle.fled == (Flight(unit="E-1", house="england", to="normandy"),)
 
 
 def test_b6_no_castle_for_a_house_attacking_in_its_capital() -> None:
@@ -295,8 +303,8 @@ def test_b6_no_castle_for_a_house_attacking_in_its_capital() -> None:
     resolve_contacts(ctx, "paris", "england", 1)
     [battle] = battles(ctx)
     assert battle.attacker == "france"
-    assert battle.fled == ({"unit": "E-1", "house": "england", "to": "normandy"},)
-    assert battle.sides[1]["castle"] == 0 and battle.rounds[0]["france"]["modifiers"] == {}
+    assert battle.fled == (Flight(unit="E-1", house="england", to="normandy"),)
+    assert battle.sides[1].castle == 0 and battle.rounds[0]["france"].modifiers == {}
 
 
 # -- preliminary rolls ----------------------------------------------------------------------------
@@ -316,15 +324,15 @@ def test_b6_preliminary_rolls_kill_capture_and_bonus() -> None:
     standing(ctx, "england", "flee when losses reach 2")
     resolve_contacts(ctx, "picardy", "england", 1)
     [battle] = battles(ctx)
-    assert [(p["person"], p["total"], p["result"]) for p in battle.preliminary] == [
+    assert [(p.person, p.total, p.result) for p in battle.preliminary] == [
         ("edward", 2, "killed"), ("edmund", 3, "captured"), ("philippe", 12, "bonus")]
     assert battle.killed == ("edward",) and battle.captured == ("edmund",)
     assert state.persons["edward"].died == 1300 and state.persons["edward"].death_cause == "battle"
     assert state.persons["edmund"].prisoner_of == "france"
     assert "E-1" not in state.units  # it fled with no retreat open to it
-    assert battle.rounds[0]["france"]["modifiers"] == {"command": 1, "preliminary": 1}
-    assert battle.rounds[0]["france"]["losses_inflicted"] == 2
-    assert battle.sides[0]["commanders"] == ["edward", "edmund"]
+    assert battle.rounds[0]["france"].modifiers == {"command": 1, "preliminary": 1}
+    assert battle.rounds[0]["france"].losses_inflicted == 2
+    assert battle.sides[0].commanders == ("edward", "edmund")
     assert dice.remaining == 0  # E-1 fled with no commander left: no capture roll
 
 
@@ -344,7 +352,7 @@ def test_b6_surrender_takes_all_commanders() -> None:
     assert battle.captured == ("edward", "edmund")
     assert state.persons["edward"].prisoner_of == state.persons["edmund"].prisoner_of == "france"
     assert "E-1" not in state.units
-    assert battle.sides[0]["outcome"] == "surrendered" and battle.winner == "france"
+    assert battle.sides[0].outcome is Outcome.SURRENDERED and battle.winner == "france"
     assert state.houses["england"].armies_lost == [[5, 3]]  # 2 killed, 3 surrendered
 
 
@@ -360,11 +368,11 @@ def test_a9_flight_captures_each_commander_at_one_half() -> None:
         standing(ctx, "england", "flee when below 100 armies", "retreat E-1 to flanders")
         resolve_contacts(ctx, "picardy", "england", 1)
         [battle] = battles(ctx)
-        early = sum(p["result"] in ("killed", "captured") for p in battle.preliminary)
+        early = sum(p.result in ("killed", "captured") for p in battle.preliminary)
         flight_rolls = sum(r.purpose == "capture" for r in ctx.dice.log)
         assert flight_rolls == 2 - early
         rolls += flight_rolls
-        taken += len(battle.captured) - sum(p["result"] == "captured"
+        taken += len(battle.captured) - sum(p.result == "captured"
                                             for p in battle.preliminary)
     assert rolls > 2500
     assert abs(taken / rolls - 0.5) < 0.03
@@ -381,7 +389,7 @@ def test_b6_flight_to_preferred_retreat() -> None:
     standing(ctx, "england", "flee when losses reach 2", "retreat E-1 to flanders")
     resolve_contacts(ctx, "picardy", "england", 1)
     [battle] = battles(ctx)
-    assert battle.fled == ({"unit": "E-1", "house": "england", "to": "flanders"},)
+    assert battle.fled == (Flight(unit="E-1", house="england", to="flanders"),)
     assert state.units["E-1"].province == "flanders"
     assert state.units["E-1"].commanders == ["edward"]
     assert state.persons["edward"].prisoner_of is None
@@ -397,7 +405,7 @@ def test_b6_illegal_preferred_retreat_falls_back_then_destroys() -> None:
     standing(ctx, "england", "flee when losses reach 2", "retreat E-1 to paris")
     resolve_contacts(ctx, "picardy", "england", 1)
     [battle] = battles(ctx)
-    assert battle.fled == ({"unit": "E-1", "house": "england", "to": None},)
+    assert battle.fled == (Flight(unit="E-1", house="england", to=None),)
     assert "E-1" not in state.units
     assert battle.captured == ("edward",)
     assert state.houses["england"].armies_lost == [[6, 3]]
@@ -456,13 +464,13 @@ def test_b6_flight_starts_a_chained_battle() -> None:
              "avoid germany")
     assert resolve_contacts(ctx, "picardy", "england", 1) == ["b-1-1", "b-1-2"]
     first, second = battles(ctx)
-    assert first.fled == ({"unit": "F-1", "house": "france", "to": "champagne"},)
+    assert first.fled == (Flight(unit="F-1", house="france", to="champagne"),)
     assert (second.province, second.attacker, second.defender) == (
         "champagne", "germany", "france")
-    assert second.rounds[0]["germany"]["modifiers"] == {"outnumber": 1}
+    assert second.rounds[0]["germany"].modifiers == {"outnumber": 1}
     # Losses count per battle: France fled again after 3 losses, to Paris (Picardy
     # is held by England).
-    assert second.fled == ({"unit": "F-1", "house": "france", "to": "paris"},)
+    assert second.fled == (Flight(unit="F-1", house="france", to="paris"),)
     assert state.units["F-1"].armies == 1 and state.units["F-1"].province == "paris"
 
 
@@ -490,7 +498,7 @@ def test_b6_round_limit_the_attacker_withdraws() -> None:
     resolve_contacts(ctx, "picardy", "england", 1)
     [battle] = battles(ctx)
     assert len(battle.rounds) == 20
-    assert battle.sides[0]["outcome"] == "withdrew" and battle.winner == "france"
+    assert battle.sides[0].outcome is Outcome.WITHDREW and battle.winner == "france"
     assert state.units["E-1"].province == "flanders"
 
 
@@ -506,11 +514,11 @@ def test_b6_unit_order_overrides_the_house_order() -> None:
     resolve_contacts(ctx, "picardy", "england", 1)
     [battle] = battles(ctx)
     # Round 1: France inflicts 1 on E-1 (largest); E-2 (2 armies) flees all the same.
-    assert battle.fled[0] == {"unit": "E-2", "house": "england", "to": "flanders"}
-    assert battle.rounds[1]["england"]["armies_after"] == 5
+    assert battle.fled[0] == Flight(unit="E-2", house="england", to="flanders")
+    assert battle.rounds[1]["england"].armies_after == 5
     # Round 2: England inflicts 2: France is below 9 and flees; E-1 holds the field.
     assert battle.winner == "england" and len(battle.rounds) == 2
-    assert [s["outcome"] for s in battle.sides] == ["held", "fled"]
+    assert [s.outcome for s in battle.sides] == [Outcome.HELD, Outcome.FLED]
 
 
 # -- when a battle happens ----------------------------------------------------------------------------
@@ -568,7 +576,7 @@ def test_b6_battle_orders_parse() -> None:
 
 
 def test_b6_battle_orders_are_checked_and_stand() -> None:
-    """Standing orders persist in ``state.extra`` until changed; bad ones are rejected."""
+    """Standing orders persist in the state until changed; bad ones are rejected."""
     state = make_state()
     add_unit(state, "E-1", "england", 5, "london")
     add_unit(state, "F-1", "france", 5, "paris")
@@ -581,11 +589,15 @@ def test_b6_battle_orders_are_checked_and_stand() -> None:
     ctx = make_ctx(state, ScriptedDice([]))
     ctx.sheets = {"england": sheet}
     record_standing_orders(ctx)
-    stored = state.extra["blood_royale"]["standing"]["england"]
-    assert stored == {"stance": {"france": "avoid"},
-                      "end": {"*": {"kind": "flee-losses", "n": 3}},
-                      "retreat": {"E-1": "normandy"}}
-    state.to_dict()  # JSON-friendly
+    stored = br_data(state).standing["england"]
+    assert stored == Standing(stance={"france": Stance.AVOID},
+                              end={HOUSE_WIDE: EndRule(EndKind.FLEE_LOSSES, 3)},
+                              retreat={"E-1": "normandy"})
+    snapshot = json.loads(json.dumps(state.to_dict()))
+    assert snapshot["extra"]["blood_royale"]["standing"]["england"] == {
+        "stance": {"france": "avoid"}, "end": {"*": {"kind": "flee-losses", "n": 3}},
+        "retreat": {"E-1": "normandy"}}
+    assert br_data(GameState.from_dict(snapshot)).standing["england"] == stored
     lines = standing_order_lines(state, "england")
     assert lines == ["avoid france", "flee when losses reach 3", "retreat E-1 to normandy"]
     again = parse_orders("\n".join(["house england", *lines]), GRAMMAR,
@@ -595,8 +607,8 @@ def test_b6_battle_orders_are_checked_and_stand() -> None:
 
 def test_b6_end_rules_render_as_orders() -> None:
     """Every way of ending a battle renders as a line the parser reads back."""
-    rules = [EndRule("fight"), EndRule("flee-below", 2), EndRule("flee-losses", 4),
-             EndRule("surrender-below", 1)]
+    rules = [EndRule(EndKind.FIGHT), EndRule(EndKind.FLEE_BELOW, 2),
+             EndRule(EndKind.FLEE_LOSSES, 4), EndRule(EndKind.SURRENDER_BELOW, 1)]
     for unit in (None, "E-3"):
         text = "\n".join(["house england", *(r.order_text(unit) for r in rules)])
         sheet = parse_orders(text, GRAMMAR, filename="e.orders", expected_house="england")

@@ -32,6 +32,7 @@ from adjudicator.orders import Grammar, Order, OrderSheet, parse_orders
 from adjudicator.rulesets import Ruleset, get_ruleset
 from adjudicator.rulesets.blood_royale import battle_orders as br_battle_orders
 from adjudicator.rulesets.blood_royale import orders as br_orders
+from adjudicator.rulesets.blood_royale.standing import EndKind, Stance
 from adjudicator.rulesets.dynasty import orders as dynasty_orders
 from adjudicator.rulesets.familles import moves as familles_moves
 from adjudicator.state import GameState
@@ -161,10 +162,10 @@ def test_design_orders_every_kind_of_order_has_an_example() -> None:
     assert expected - shown == set()
     end_kinds = {o.kind for o in documented["orders-blood-royale"]
                  if isinstance(o, br_battle_orders.EndOrder)}
-    assert end_kinds == set(br_battle_orders.END_KINDS)
+    assert end_kinds == set(EndKind)
     stances = {o.stance for o in documented["orders-blood-royale"]
                if isinstance(o, br_battle_orders.StanceOrder)}
-    assert stances == {br_battle_orders.ATTACK, br_battle_orders.AVOID}
+    assert stances == set(Stance)
     passages = {o.allowed for o in documented["orders-blood-royale"]
                 if isinstance(o, br_orders.PassageOrder)}
     assert passages == {True, False}

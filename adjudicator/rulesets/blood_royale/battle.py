@@ -52,20 +52,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from adjudicator.errors import RulesDataError
 from adjudicator.events import Event
 from adjudicator.rulesets.base import TurnContext, typed_tables
 from adjudicator.rulesets.blood_royale.battle_orders import (
-    ATTACK,
-    FLEE,
-    SURRENDER,
     end_rule,
     preferred_retreat,
     stance_towards,
 )
 from adjudicator.rulesets.blood_royale.forces import record_lost, remove_unit
+from adjudicator.rulesets.blood_royale.standing import Leaving, Stance
 from adjudicator.rulesets.blood_royale.tables import br_rules
 from adjudicator.rulesets.blood_royale.world import SEA, is_coastal, passage_allowed, sides_in
 from adjudicator.rulesets.dynasty.capture import capture_commanders, take_prisoner
@@ -73,16 +72,24 @@ from adjudicator.rulesets.dynasty.command import unit_command_value
 from adjudicator.rulesets.dynasty.people import kill
 from adjudicator.state import GameState, Province, Unit
 
-KILLED = "killed"
-CAPTURED = "captured"
-BONUS = "bonus"
-NO_EFFECT = "none"
 
-HELD = "held"
-ELIMINATED = "eliminated"
-FLED = "fled"
-SURRENDERED = "surrendered"
-WITHDREW = "withdrew"
+class Preliminary(StrEnum):
+    """What a commander's preliminary roll does (B6 step 3)."""
+
+    KILLED = "killed"
+    CAPTURED = "captured"
+    BONUS = "bonus"
+    NO_EFFECT = "none"
+
+
+class Outcome(StrEnum):
+    """How a side's battle ended: how its last unit to go left the field."""
+
+    HELD = "held"
+    ELIMINATED = "eliminated"
+    FLED = "fled"
+    SURRENDERED = "surrendered"
+    WITHDREW = "withdrew"
 
 
 # -- the tables ---------------------------------------------------------------------
@@ -155,15 +162,15 @@ class BattleRules:
         whole, rest = divmod(strength, self.cap_divisor)
         return whole + (1 if rest and self.cap_round_up else 0)
 
-    def preliminary(self, total: int) -> str:
+    def preliminary(self, total: int) -> Preliminary:
         """What a commander's preliminary roll of ``total`` does."""
         if total <= self.killed_at_most:
-            return KILLED
+            return Preliminary.KILLED
         if total <= self.captured_at_most:
-            return CAPTURED
+            return Preliminary.CAPTURED
         if total >= self.bonus_at_least:
-            return BONUS
-        return NO_EFFECT
+            return Preliminary.BONUS
+        return Preliminary.NO_EFFECT
 
 
 def battle_rules(rules: Mapping[str, Any]) -> BattleRules:
@@ -175,19 +182,73 @@ def battle_rules(rules: Mapping[str, Any]) -> BattleRules:
 # -- the record ------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class BattleSide:
+    """One house's side of a battle (DESIGN.md ``battles[].sides``).
+
+    ``armies_after``: the armies its starting units still have, wherever they
+    fled; ``losses``: armies killed; ``commanders``: at the start; ``castle``:
+    its starting castle strength.
+    """
+
+    house: str
+    units: tuple[str, ...]
+    armies_before: int
+    commanders: tuple[str, ...]
+    castle: int
+    armies_after: int
+    losses: int
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class RoundRoll:
+    """One side's roll in one round (DESIGN.md ``battles[].rounds``)."""
+
+    die: int
+    modifiers: dict[str, int]
+    total: int
+    losses_inflicted: int
+    armies_after: int
+    castle_after: int | None = None  # None: the side has no castle
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"die": self.die, "modifiers": dict(self.modifiers),
+                                "total": self.total, "losses_inflicted": self.losses_inflicted,
+                                "armies_after": self.armies_after}
+        if self.castle_after is not None:
+            data["castle_after"] = self.castle_after
+        return data
+
+
+@dataclass(frozen=True)
+class PreliminaryRoll:
+    """One commander's preliminary roll (B6 step 3)."""
+
+    person: str
+    house: str
+    unit: str
+    die: int
+    faces: tuple[int, ...]
+    command: int
+    total: int
+    result: Preliminary
+
+
+@dataclass(frozen=True)
+class Flight:
+    """A unit that fled; ``to`` is None when it found nowhere to go and was destroyed."""
+
+    unit: str
+    house: str
+    to: str | None
+
+
 @dataclass(frozen=True, kw_only=True)
 class BattleFought(Event):
     """One battle, complete enough to write its published account (B6).
 
-    ``sides``: per house ``house, units, armies_before, armies_after`` (the
-    armies its starting units still have, wherever they fled), ``losses``
-    (armies killed), ``commanders`` (at the start), ``castle`` (starting
-    castle strength) and ``outcome`` (held, eliminated, fled, surrendered or
-    withdrew). ``rounds``: per round, per house ``die, modifiers, total,
-    losses_inflicted, armies_after`` (and ``castle_after`` for a castle).
-    ``preliminary``: per commander ``person, house, unit, die, faces,
-    command, total, result``. ``fled``: ``{unit, house, to}``, ``to`` None when the
-    unit found nowhere to go and was destroyed.
+    ``rounds``: per round, each house's roll.
     """
 
     kind: ClassVar[str] = "battle"
@@ -197,18 +258,24 @@ class BattleFought(Event):
     province: str
     attacker: str
     defender: str
-    sides: tuple[dict[str, Any], ...]
-    rounds: tuple[dict[str, dict[str, Any]], ...]
-    preliminary: tuple[dict[str, Any], ...] = ()
+    sides: tuple[BattleSide, ...]
+    rounds: tuple[Mapping[str, RoundRoll], ...]
+    preliminary: tuple[PreliminaryRoll, ...] = ()
     winner: str | None = None
     captured: tuple[str, ...] = ()
     killed: tuple[str, ...] = ()
-    fled: tuple[dict[str, str | None], ...] = ()
+    fled: tuple[Flight, ...] = ()
     surrendered: tuple[str, ...] = ()
     destroyed: tuple[str, ...] = ()
 
+    def payload(self) -> dict[str, Any]:
+        data = super().payload()
+        data["rounds"] = [{house: roll.to_dict() for house, roll in entry.items()}
+                          for entry in self.rounds]
+        return data
+
     def subjects(self) -> list[str]:
-        seen = [p for side in self.sides for p in side["commanders"]]
+        seen = [p for side in self.sides for p in side.commanders]
         return list(dict.fromkeys([*seen, *self.captured, *self.killed]))
 
     def houses(self) -> list[str]:
@@ -228,7 +295,7 @@ class _Side:
     bonus: bool = False
     losses: int = 0
     unit_losses: dict[str, int] = field(default_factory=dict)
-    outcome: str = HELD  # how its last unit to go left the field
+    outcome: Outcome = Outcome.HELD
 
     def armies(self, state: GameState) -> int:
         return sum(state.units[u].armies for u in self.units)
@@ -239,11 +306,11 @@ class _Side:
 
 @dataclass
 class _Record:
-    preliminary: list[dict[str, Any]] = field(default_factory=list)
-    rounds: list[dict[str, dict[str, Any]]] = field(default_factory=list)
+    preliminary: list[PreliminaryRoll] = field(default_factory=list)
+    rounds: list[dict[str, RoundRoll]] = field(default_factory=list)
     captured: list[str] = field(default_factory=list)
     killed: list[str] = field(default_factory=list)
-    fled: list[dict[str, str | None]] = field(default_factory=list)
+    fled: list[Flight] = field(default_factory=list)
     surrendered: list[str] = field(default_factory=list)
     destroyed: list[str] = field(default_factory=list)
     lost: dict[str, int] = field(default_factory=dict)
@@ -358,17 +425,17 @@ def _preliminaries(ctx: TurnContext, table: BattleRules, sides: Sequence[_Side],
                                      "preliminary roll", pid)
                 command = state.persons[pid].command
                 result = table.preliminary(roll.total + command)
-                record.preliminary.append({
-                    "person": pid, "house": side.house, "unit": uid, "die": roll.total,
-                    "faces": list(roll.faces), "command": command,
-                    "total": roll.total + command, "result": result})
-                if result == KILLED:
+                record.preliminary.append(PreliminaryRoll(
+                    person=pid, house=side.house, unit=uid, die=roll.total,
+                    faces=tuple(roll.faces), command=command, total=roll.total + command,
+                    result=result))
+                if result is Preliminary.KILLED:
                     kill(ctx, pid, "battle", label)
                     record.killed.append(pid)
-                elif result == CAPTURED:
+                elif result is Preliminary.CAPTURED:
                     take_prisoner(ctx, pid, side.enemy, where)
                     record.captured.append(pid)
-                elif result == BONUS:
+                elif result is Preliminary.BONUS:
                     side.bonus = True
 
 
@@ -388,20 +455,20 @@ def _suffer(ctx: TurnContext, side: _Side, losses: int, where: str, record: _Rec
         unit = state.units[uid]
         if unit.armies <= 0:
             side.units.remove(uid)
-            side.outcome = ELIMINATED
+            side.outcome = Outcome.ELIMINATED
             record.destroyed.append(uid)
             record.captured.extend(capture_commanders(ctx, unit, side.enemy, where))
             remove_unit(ctx, unit, f"destroyed in battle at {state.provinces[where].name}")
 
 
-def _leave(ctx: TurnContext, side: _Side, uid: str, action: str, where: str,
+def _leave(ctx: TurnContext, side: _Side, uid: str, action: Leaving, where: str,
            record: _Record) -> None:
     """A unit flees or surrenders (B6 "Fleeing units", "Captures in defeat")."""
     state = ctx.state
     unit = state.units[uid]
     side.units.remove(uid)
-    if action == SURRENDER:
-        side.outcome = SURRENDERED
+    if action is Leaving.SURRENDER:
+        side.outcome = Outcome.SURRENDERED
         for pid in _free_commanders(state, unit):
             take_prisoner(ctx, pid, side.enemy, where)
             record.captured.append(pid)
@@ -409,11 +476,11 @@ def _leave(ctx: TurnContext, side: _Side, uid: str, action: str, where: str,
         record.lose(unit.house, unit.armies)
         remove_unit(ctx, unit, f"surrendered in battle at {state.provinces[where].name}")
         return
-    if side.outcome != WITHDREW:
-        side.outcome = FLED
+    if side.outcome is not Outcome.WITHDREW:
+        side.outcome = Outcome.FLED
     record.captured.extend(capture_commanders(ctx, unit, side.enemy, where))
     destination = retreat_destination(state, ctx.rules, unit, side.house)
-    record.fled.append({"unit": uid, "house": side.house, "to": destination})
+    record.fled.append(Flight(unit=uid, house=side.house, to=destination))
     if destination is None:
         record.destroyed.append(uid)
         record.lose(unit.house, unit.armies)
@@ -422,13 +489,13 @@ def _leave(ctx: TurnContext, side: _Side, uid: str, action: str, where: str,
         unit.province = destination
 
 
-def _decisions(ctx: TurnContext, side: _Side) -> list[tuple[str, str]]:
+def _decisions(ctx: TurnContext, side: _Side) -> list[tuple[str, Leaving]]:
     """The units of ``side`` that flee or surrender after a round, by standing order."""
     state = ctx.state
     house_rule = end_rule(state, ctx.rules, side.house)
     assert house_rule is not None
     side_armies = side.armies(state)
-    leaving: list[tuple[str, str]] = []
+    leaving: list[tuple[str, Leaving]] = []
     for uid in side.units:
         own = end_rule(state, ctx.rules, side.house, uid)
         if own is not None:
@@ -446,22 +513,20 @@ def _rounds(ctx: TurnContext, table: BattleRules, attacker: _Side, defender: _Si
     pairs = ((attacker, defender), (defender, attacker))
     for _ in range(table.max_rounds):
         strength = {s.house: s.strength(state) for s in (attacker, defender)}
-        entries: dict[str, dict[str, Any]] = {}
+        rolled: dict[str, tuple[int, dict[str, int], int, int]] = {}
         for side, foe in pairs:
             die = ctx.dice.roll(1, table.round_sides, "battle round", side.house).total
             mods = _modifiers(ctx, table, side, strength[side.house], strength[foe.house])
             total = die + sum(mods.values())
             inflicted = min(table.losses(total), table.cap(strength[side.house]),
                             strength[foe.house])
-            entries[side.house] = {"die": die, "modifiers": mods, "total": total,
-                                   "losses_inflicted": inflicted}
+            rolled[side.house] = (die, mods, total, inflicted)
         for side, foe in pairs:
-            _suffer(ctx, foe, entries[side.house]["losses_inflicted"], where, record)
-        for side in (attacker, defender):
-            entries[side.house]["armies_after"] = side.armies(state)
-            if side.in_capital:
-                entries[side.house]["castle_after"] = side.castle
-        record.rounds.append(entries)
+            _suffer(ctx, foe, rolled[side.house][3], where, record)
+        record.rounds.append({
+            side.house: RoundRoll(*rolled[side.house], armies_after=side.armies(state),
+                                  castle_after=side.castle if side.in_capital else None)
+            for side in (attacker, defender)})
         if not attacker.units or not defender.units:
             return
         leaving = [(side, uid, action) for side in (attacker, defender)
@@ -470,9 +535,9 @@ def _rounds(ctx: TurnContext, table: BattleRules, attacker: _Side, defender: _Si
             _leave(ctx, side, uid, action, where, record)
         if not attacker.units or not defender.units:
             return
-    attacker.outcome = WITHDREW
+    attacker.outcome = Outcome.WITHDREW
     for uid in list(attacker.units):
-        _leave(ctx, attacker, uid, FLEE, where, record)
+        _leave(ctx, attacker, uid, Leaving.FLEE, where, record)
 
 
 def _next_battle_id(ctx: TurnContext) -> str:
@@ -490,23 +555,20 @@ def _battle(ctx: TurnContext, where: str, attacker: str, defender: str, round_no
     dfn = _Side(defender, attacker, [u.id for u in present[defender]])
     if _castle_holder(state, state.provinces[where]) == defender:
         dfn.castle, dfn.in_capital = table.castle, True
-    starts: list[dict[str, Any]] = []
-    for side in (att, dfn):
-        units = [state.units[u] for u in side.units]
-        starts.append({
-            "house": side.house, "units": list(side.units),
-            "armies_before": sum(u.armies for u in units),
-            "commanders": [p for u in units for p in _free_commanders(state, u)],
-            "castle": side.castle})
+    starts = [(side, tuple(side.units), sum(state.units[u].armies for u in side.units),
+               tuple(p for u in side.units for p in _free_commanders(state, state.units[u])),
+               side.castle)
+              for side in (att, dfn)]
     record = _Record()
     label = f"battle {battle_id} at {state.provinces[where].name}"
     _preliminaries(ctx, table, (att, dfn), where, record, label)
     _rounds(ctx, table, att, dfn, where, record)
-    for start, side in zip(starts, (att, dfn), strict=True):
-        start["armies_after"] = sum(state.units[u].armies for u in start["units"]
-                                    if u in state.units)
-        start["losses"] = side.losses
-        start["outcome"] = HELD if side.units else side.outcome
+    sides = tuple(
+        BattleSide(house=side.house, units=units, armies_before=before, commanders=commanders,
+                   castle=castle,
+                   armies_after=sum(state.units[u].armies for u in units if u in state.units),
+                   losses=side.losses, outcome=Outcome.HELD if side.units else side.outcome)
+        for side, units, before, commanders, castle in starts)
     for owner, armies in sorted(record.lost.items()):
         if owner in state.houses:
             record_lost(state, owner, armies, ctx.turn, ctx.rules)
@@ -517,7 +579,7 @@ def _battle(ctx: TurnContext, where: str, attacker: str, defender: str, round_no
         winner = defender
     ctx.emit(BattleFought(
         phase=ctx.dice.phase, id=battle_id, turn=ctx.turn, round=round_no, province=where,
-        attacker=attacker, defender=defender, sides=tuple(starts),
+        attacker=attacker, defender=defender, sides=sides,
         rounds=tuple(record.rounds), preliminary=tuple(record.preliminary), winner=winner,
         captured=tuple(record.captured), killed=tuple(record.killed),
         fled=tuple(record.fled), surrendered=tuple(record.surrendered),
@@ -525,7 +587,7 @@ def _battle(ctx: TurnContext, where: str, attacker: str, defender: str, round_no
     fought = [battle_id]
     if depth < table.max_chain:
         for house in (attacker, defender):
-            destinations = [f["to"] for f in record.fled if f["house"] == house and f["to"]]
+            destinations = [f.to for f in record.fled if f.house == house and f.to]
             for destination in dict.fromkeys(destinations):
                 assert destination is not None
                 fought.extend(_settle(ctx, destination, house, round_no, depth + 1))
@@ -535,9 +597,9 @@ def _battle(ctx: TurnContext, where: str, attacker: str, defender: str, round_no
 def _attacker(state: GameState, mover: str, other: str,
               present: Mapping[str, list[Unit]]) -> str | None:
     """B6 "When a battle happens": the mover's stance decides, else the other's."""
-    if any(stance_towards(state, mover, u, other) == ATTACK for u in present[other]):
+    if any(stance_towards(state, mover, u, other) is Stance.ATTACK for u in present[other]):
         return mover
-    if any(stance_towards(state, other, u, mover) == ATTACK for u in present[mover]):
+    if any(stance_towards(state, other, u, mover) is Stance.ATTACK for u in present[mover]):
         return other
     return None
 

@@ -1,8 +1,8 @@
 """Battle orders (RULES.md B6): stances, how a side ends a battle, retreats.
 
 All of them are *standing* orders: a line given once holds, turn after turn,
-until the house gives another (kept in ``state.extra["blood_royale"]
-["standing"]``). The syntax [D]:
+until the house gives another (kept in the state as ``standing.Standing``).
+The syntax [D]:
 
 ``attack <house|unit|everyone>`` / ``avoid <house|unit|everyone>``
     The house's stance when its units meet that house's units, that unit, or
@@ -35,23 +35,18 @@ from typing import Any
 from adjudicator.errors import RulesDataError
 from adjudicator.orders import Cursor, Grammar, Order, OrderSheet, OrderSyntaxError
 from adjudicator.rulesets.base import TurnContext
-from adjudicator.rulesets.blood_royale.world import br_extra, find_province, passage_allowed
+from adjudicator.rulesets.blood_royale.standing import (
+    HOUSE_WIDE,
+    EndKind,
+    EndRule,
+    Stance,
+    Standing,
+)
+from adjudicator.rulesets.blood_royale.world import br_data, find_province, passage_allowed
 from adjudicator.rulesets.dynasty.lookup import find_dynasty
 from adjudicator.state import GameState, Unit
 
-ATTACK = "attack"
-AVOID = "avoid"
 EVERYONE = "everyone"
-HOUSE_WIDE = "*"
-
-FIGHT = "fight"
-FLEE_BELOW = "flee-below"
-FLEE_LOSSES = "flee-losses"
-SURRENDER_BELOW = "surrender-below"
-END_KINDS = (FIGHT, FLEE_BELOW, FLEE_LOSSES, SURRENDER_BELOW)
-
-FLEE = "flee"
-SURRENDER = "surrender"
 
 _UNIT_ID = re.compile(r"^[A-Za-z]+-\d+$")
 
@@ -61,14 +56,14 @@ _UNIT_ID = re.compile(r"^[A-Za-z]+-\d+$")
 
 @dataclass(frozen=True, kw_only=True)
 class StanceOrder(Order):
-    stance: str  # attack | avoid
+    stance: Stance
     target: str  # a house token, a unit id, or "everyone"
 
 
 @dataclass(frozen=True, kw_only=True)
 class EndOrder(Order):
     unit: str | None
-    kind: str  # one of END_KINDS
+    kind: EndKind
     threshold: int = 0
 
 
@@ -92,7 +87,7 @@ def _optional_unit(c: Cursor, before: str) -> str | None:
     return token.upper()
 
 
-def _stance(c: Cursor, stance: str) -> StanceOrder:
+def _stance(c: Cursor, stance: Stance) -> StanceOrder:
     token = c.ident("a house, a unit or 'everyone'")
     if _is_unit_id(token):
         target = token.upper()
@@ -104,11 +99,11 @@ def _stance(c: Cursor, stance: str) -> StanceOrder:
 
 
 def _attack(c: Cursor) -> StanceOrder:
-    return _stance(c, ATTACK)
+    return _stance(c, Stance.ATTACK)
 
 
 def _avoid(c: Cursor) -> StanceOrder:
-    return _stance(c, AVOID)
+    return _stance(c, Stance.AVOID)
 
 
 def _fight(c: Cursor) -> EndOrder:
@@ -116,7 +111,7 @@ def _fight(c: Cursor) -> EndOrder:
     c.expect("to")
     c.expect("the")
     c.expect("end")
-    return EndOrder(line=c.line, text=c.text, unit=unit, kind=FIGHT)
+    return EndOrder(line=c.line, text=c.text, unit=unit, kind=EndKind.FIGHT)
 
 
 def _below(c: Cursor) -> int:
@@ -132,14 +127,16 @@ def _flee(c: Cursor) -> EndOrder:
     if c.accept("losses"):
         c.expect("reach", "reaches")
         n = c.integer("the losses", 1, 1000)
-        return EndOrder(line=c.line, text=c.text, unit=unit, kind=FLEE_LOSSES, threshold=n)
-    return EndOrder(line=c.line, text=c.text, unit=unit, kind=FLEE_BELOW, threshold=_below(c))
+        return EndOrder(line=c.line, text=c.text, unit=unit, kind=EndKind.FLEE_LOSSES,
+                        threshold=n)
+    return EndOrder(line=c.line, text=c.text, unit=unit, kind=EndKind.FLEE_BELOW,
+                    threshold=_below(c))
 
 
 def _surrender(c: Cursor) -> EndOrder:
     unit = _optional_unit(c, "when")
     c.expect("when")
-    return EndOrder(line=c.line, text=c.text, unit=unit, kind=SURRENDER_BELOW,
+    return EndOrder(line=c.line, text=c.text, unit=unit, kind=EndKind.SURRENDER_BELOW,
                     threshold=_below(c))
 
 
@@ -212,12 +209,8 @@ def validate_battle_orders(state: GameState, sheet: OrderSheet) -> None:
     sheet.orders = kept
 
 
-def _standing(state: GameState, house: str) -> dict[str, Any]:
-    table: dict[str, Any] = br_extra(state).setdefault("standing", {})
-    entry: dict[str, Any] = table.setdefault(house, {})
-    for key in ("stance", "end", "retreat"):
-        entry.setdefault(key, {})
-    return entry
+def _standing(state: GameState, house: str) -> Standing:
+    return br_data(state).standing.setdefault(house, Standing())
 
 
 def record_standing_orders(ctx: TurnContext) -> None:
@@ -242,96 +235,64 @@ def record_standing_orders(ctx: TurnContext) -> None:
                     found = find_dynasty(state, target)
                     assert found is not None
                     target = found.id
-                entry["stance"][target] = order.stance
+                entry.stance[target] = order.stance
             elif isinstance(order, EndOrder):
-                entry["end"][order.unit or HOUSE_WIDE] = {"kind": order.kind,
-                                                          "n": order.threshold}
+                entry.end[order.unit or HOUSE_WIDE] = EndRule(order.kind, order.threshold)
             else:
                 province = find_province(state, order.province)
                 assert province is not None
-                entry["retreat"][order.unit] = province.id
+                entry.retreat[order.unit] = province.id
 
 
 # -- reading the standing orders --------------------------------------------------
-
-
-@dataclass(frozen=True)
-class EndRule:
-    """How a side (or one unit) ends a battle (B6 "Ending the battle")."""
-
-    kind: str
-    threshold: int = 0
-
-    def decide(self, armies: int, losses: int) -> str | None:
-        """``FLEE``, ``SURRENDER`` or None (fight on), after a round."""
-        if self.kind == FLEE_BELOW and armies < self.threshold:
-            return FLEE
-        if self.kind == FLEE_LOSSES and losses >= self.threshold:
-            return FLEE
-        if self.kind == SURRENDER_BELOW and armies < self.threshold:
-            return SURRENDER
-        return None
-
-    def order_text(self, unit: str | None = None) -> str:
-        """The order line that gives this rule (to ``unit`` alone if named)."""
-        verb = {FIGHT: "fight", FLEE_BELOW: "flee", FLEE_LOSSES: "flee",
-                SURRENDER_BELOW: "surrender"}[self.kind]
-        rest = {FIGHT: "to the end", FLEE_LOSSES: f"when losses reach {self.threshold}"}.get(
-            self.kind, f"when below {self.threshold} armies")
-        return " ".join(w for w in (verb, unit, rest) if w)
 
 
 def default_end_rule(rules: Mapping[str, Any]) -> EndRule:
     """``[standing]`` of battle.toml: the rule of a house that gave none."""
     try:
         table = rules["battle"]["standing"]
-        rule = EndRule(str(table["end"]), int(table["end_threshold"]))
+        kind, threshold = table["end"], int(table["end_threshold"])
     except (KeyError, TypeError, ValueError) as err:
         raise RulesDataError(f"battle rules: missing or bad [standing] entry {err}") from err
-    if rule.kind not in END_KINDS:
-        raise RulesDataError(f"battle rules: unknown standing end {rule.kind!r}")
-    return rule
+    if kind not in set(EndKind):
+        raise RulesDataError(f"battle rules: unknown standing end {kind!r}")
+    return EndRule(EndKind(kind), threshold)
 
 
-def _stored(state: GameState, house: str) -> Mapping[str, Any]:
-    found: Mapping[str, Any] = br_extra(state).get("standing", {}).get(house, {})
-    return found
+def _stored(state: GameState, house: str) -> Standing:
+    return br_data(state).standing.get(house) or Standing()
 
 
 def end_rule(state: GameState, rules: Mapping[str, Any], house: str,
              unit: str | None = None) -> EndRule | None:
     """The rule ordered for ``unit`` (None if it has none of its own), or the house's."""
-    ends: Mapping[str, Any] = _stored(state, house).get("end", {})
+    ends = _stored(state, house).end
     if unit is not None:
-        own = ends.get(unit)
-        return EndRule(str(own["kind"]), int(own["n"])) if own else None
-    entry = ends.get(HOUSE_WIDE)
-    return EndRule(str(entry["kind"]), int(entry["n"])) if entry else default_end_rule(rules)
+        return ends.get(unit)
+    return ends.get(HOUSE_WIDE) or default_end_rule(rules)
 
 
 def preferred_retreat(state: GameState, house: str, unit: str) -> str | None:
-    found: str | None = _stored(state, house).get("retreat", {}).get(unit)
-    return found
+    return _stored(state, house).retreat.get(unit)
 
 
-def stance_towards(state: GameState, house: str, unit: Unit, unit_side: str) -> str:
-    """``ATTACK`` or ``AVOID``: the stance of ``house`` towards ``unit`` (of ``unit_side``)."""
-    stances: Mapping[str, str] = _stored(state, house).get("stance", {})
+def stance_towards(state: GameState, house: str, unit: Unit, unit_side: str) -> Stance:
+    """The stance of ``house`` towards ``unit`` (of ``unit_side``)."""
+    stances = _stored(state, house).stance
     for key in (unit.id, unit_side, EVERYONE):
         if key in stances:
             return stances[key]
     if passage_allowed(state, house, unit_side) or passage_allowed(state, unit_side, house):
-        return AVOID
-    return ATTACK
+        return Stance.AVOID
+    return Stance.ATTACK
 
 
 def standing_order_lines(state: GameState, house: str) -> list[str]:
     """The house's standing battle orders as order lines, for its next template."""
     stored = _stored(state, house)
-    lines = [f"{stance} {target}" for target, stance in sorted(stored.get("stance", {}).items())]
-    for unit, entry in sorted(stored.get("end", {}).items()):
-        rule = EndRule(str(entry["kind"]), int(entry["n"]))
+    lines = [f"{stance} {target}" for target, stance in sorted(stored.stance.items())]
+    for unit, rule in sorted(stored.end.items()):
         lines.append(rule.order_text(None if unit == HOUSE_WIDE else unit))
     lines.extend(f"retreat {unit} to {province}"
-                 for unit, province in sorted(stored.get("retreat", {}).items()))
+                 for unit, province in sorted(stored.retreat.items()))
     return lines

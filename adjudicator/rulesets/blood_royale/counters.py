@@ -7,15 +7,15 @@ name a good and a province, meaning the lowest-numbered such counter.
 
 from __future__ import annotations
 
-from adjudicator.rulesets.blood_royale.world import br_extra, find_province, productive
+from adjudicator.rulesets.blood_royale.world import br_data, find_province, productive
 from adjudicator.state import Counter, GameState
 
 
 def new_counter(state: GameState, good: str, owner: str, province: str) -> Counter:
     """A resource counter with a campaign-unique id such as ``wine-7``."""
-    extra = br_extra(state)
-    number = int(extra["next_counter"])
-    extra["next_counter"] = number + 1
+    data = br_data(state)
+    number = data.next_counter
+    data.next_counter = number + 1
     counter = Counter(id=f"{good}-{number}", good=good, owner=owner, province=province)
     state.counters.append(counter)
     return counter

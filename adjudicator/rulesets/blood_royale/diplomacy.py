@@ -29,7 +29,7 @@ from adjudicator.rulesets.blood_royale.orders import (
     PassageOrder,
     PayCrownsOrder,
 )
-from adjudicator.rulesets.blood_royale.world import br_extra, set_passage
+from adjudicator.rulesets.blood_royale.world import br_data, set_passage
 from adjudicator.rulesets.dynasty.lookup import find_dynasty
 from adjudicator.state import GameState
 
@@ -80,7 +80,7 @@ def intervention_under(state: GameState, order: InterveneOrder) -> str | None:
 def apply_passage_and_interventions(ctx: TurnContext) -> None:
     """Record this turn's permissions and interventions before the interphase."""
     state = ctx.state
-    interventions = br_extra(state)["interventions"]
+    interventions = br_data(state).interventions
     interventions.clear()
     for house in sorted(ctx.sheets):
         if house not in state.houses or state.houses[house].eliminated:
@@ -105,7 +105,7 @@ def apply_passage_and_interventions(ctx: TurnContext) -> None:
 
 
 def end_interventions(state: GameState) -> None:
-    br_extra(state)["interventions"].clear()
+    br_data(state).interventions.clear()
 
 
 def run_trade(ctx: TurnContext) -> None:

@@ -38,7 +38,7 @@ from adjudicator.rulesets.blood_royale.tables import br_rules
 from adjudicator.rulesets.blood_royale.turnstate import BRTurn
 from adjudicator.rulesets.blood_royale.world import (
     LAND,
-    br_extra,
+    br_data,
     controlled,
     find_province,
     is_coastal,
@@ -245,7 +245,7 @@ def raise_armies(ctx: TurnContext, turn: BRTurn) -> None:
 def _raising_unit(state: GameState, house: str, order: RaiseOrder,
                   province: str) -> tuple[Unit, bool]:
     """The house's own unit of that type in the province, or a new one."""
-    interventions = br_extra(state)["interventions"]
+    interventions = br_data(state).interventions
     if order.as_unit is None:
         for unit in sorted(state.units.values(), key=lambda u: u.id):
             if (unit.house == house and unit.province == province

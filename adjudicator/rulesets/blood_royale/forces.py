@@ -17,7 +17,7 @@ from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.events import UnitsMerged, UnitSplit
 from adjudicator.rulesets.blood_royale.orders import MergeOrder, SplitOrder
 from adjudicator.rulesets.blood_royale.tables import br_rules
-from adjudicator.rulesets.blood_royale.world import br_extra
+from adjudicator.rulesets.blood_royale.world import br_data
 from adjudicator.rulesets.dynasty.command import capacity
 from adjudicator.state import GameState, Unit
 
@@ -26,8 +26,7 @@ _UNIT_ID = re.compile(r"^([A-Z])-([1-9][0-9]{0,3})$")
 
 def _highest(state: GameState, house: str) -> int:
     letter = state.houses[house].letter
-    used: dict[str, int] = br_extra(state).setdefault("unit_numbers", {})
-    highest = used.get(house, 0)
+    highest = br_data(state).unit_numbers.get(house, 0)
     for uid in state.units:
         match = _UNIT_ID.match(uid)
         if match and match.group(1) == letter:
@@ -44,8 +43,7 @@ def claim_unit_id(state: GameState, house: str, uid: str) -> None:
     """Record that ``house`` has used ``uid``'s number."""
     match = _UNIT_ID.match(uid)
     if match:
-        used: dict[str, int] = br_extra(state).setdefault("unit_numbers", {})
-        used[house] = max(_highest(state, house), int(match.group(2)))
+        br_data(state).unit_numbers[house] = max(_highest(state, house), int(match.group(2)))
 
 
 def check_new_unit_id(state: GameState, house: str, uid: str, taken: set[str]) -> str | None:
@@ -92,7 +90,7 @@ def remove_unit(ctx: TurnContext, unit: Unit, reason: str) -> None:
         if person is not None and person.unit == unit.id:
             person.unit = None
     del ctx.state.units[unit.id]
-    br_extra(ctx.state)["interventions"].pop(unit.id, None)
+    br_data(ctx.state).interventions.pop(unit.id, None)
     ctx.emit(UnitsDisbanded(phase=ctx.dice.phase, house=unit.house, units=(unit.id,),
                             reason=reason))
 
@@ -113,7 +111,7 @@ def check_split(state: GameState, house: str, order: SplitOrder, unit: Unit | No
                 taken: set[str]) -> str | None:
     if unit is None or unit.house != house:
         return f"{house} has no unit {order.unit}"
-    if unit.id in br_extra(state)["interventions"]:
+    if unit.id in br_data(state).interventions:
         return f"{unit.id} serves another king this turn"
     if order.armies >= unit.armies:
         return (f"{unit.id} has {unit.armies} armies: a split leaves at least one, "
@@ -128,7 +126,7 @@ def check_merge(state: GameState, house: str, order: MergeOrder, unit: Unit | No
     for uid, found in ((order.unit, unit), (order.into, into)):
         if found is None or found.house != house:
             return f"{house} has no unit {uid}"
-        if found.id in br_extra(state)["interventions"]:
+        if found.id in br_data(state).interventions:
             return f"{found.id} serves another king this turn"
     assert unit is not None and into is not None
     if unit.id == into.id:

@@ -25,7 +25,7 @@ from adjudicator.dice import Dice
 from adjudicator.errors import SetupError
 from adjudicator.rulesets.blood_royale.tables import br_rules
 from adjudicator.rulesets.blood_royale.world import (
-    br_extra,
+    br_data,
     check_world,
     kingdom_by_letter,
     provinces_from_world,
@@ -161,7 +161,7 @@ def build_blood_royale_state(spec: Mapping[str, Any], rules: Mapping[str, Any],
     state = build_state(full, rules, RULESET_ID, dice)
     for province in provinces_from_world(world):
         state.provinces[province.id] = province
-    homes = br_extra(state)["homes"]
+    homes = br_data(state).homes
     for house in state.houses.values():
         kingdom = kingdom_by_letter(world, house.letter)
         assert kingdom is not None

@@ -18,7 +18,7 @@ from adjudicator.rulesets.blood_royale.scoring import goods_in_capital, is_cash_
 from adjudicator.rulesets.blood_royale.tables import br_rules
 from adjudicator.rulesets.blood_royale.wealth import best_cash_in
 from adjudicator.rulesets.blood_royale.world import (
-    br_extra,
+    br_data,
     controlled,
     home_provinces,
     is_coastal,
@@ -73,7 +73,7 @@ def unit_lines(state: GameState, house: str, rules: Mapping[str, Any]) -> list[s
                f"{movement.moves} provinces a round through your land and land that allows "
                f"you passage, {movement.hostile_moves} into or within enemy land; "
                f"{movement.rounds} rounds a turn. Units hold unless ordered."]
-    serving = br_extra(state)["interventions"]
+    serving = br_data(state).interventions
     mine = sorted((u for u in state.units.values()
                    if u.house == house or unit_side(state, u) == house), key=lambda u: u.id)
     for unit in mine:
@@ -119,7 +119,7 @@ def counter_lines(state: GameState, house: str, rules: Mapping[str, Any]) -> lis
 
 
 def diplomacy_lines(state: GameState, house: str) -> list[str]:
-    passage = br_extra(state)["passage"]
+    passage = br_data(state).passage
     allowed = passage.get(house, [])
     given = sorted(h for h, to in passage.items() if house in to)
     out = ["", "# Passage (standing): allow passage <house> | refuse passage <house>",

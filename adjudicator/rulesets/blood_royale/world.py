@@ -6,56 +6,89 @@ kingdom, kind ``land``/``sea``, capital, resource, x, y, neighbours). A house
 plays the kingdom with its letter. ``check_world`` refuses a map the rules
 cannot use, naming the fault.
 
-Blood Royale keeps its own between-turn data under
-``state.extra["blood_royale"]`` (see ``br_extra``): the home kingdom of each
-house, standing passage permissions, this turn's foreign interventions and
-the next counter number.
+Blood Royale keeps its own between-turn data in ``BloodRoyaleData``, its
+typed part of the state (``br_data``): the home kingdom of each house,
+standing passage permissions, this turn's foreign interventions, counter and
+unit numbering, and the standing battle orders.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from adjudicator.errors import RulesDataError
-from adjudicator.state import GameState, Province, Unit
+from adjudicator.rulesets.blood_royale.standing import Standing
+from adjudicator.state import GameState, Province, RulesetData, Unit
 
 LAND = "land"
 SEA = "sea"
-KEY = "blood_royale"
 
 
 # -- the data kept between turns ------------------------------------------------
 
 
-def br_extra(state: GameState) -> dict[str, Any]:
-    """Blood Royale's JSON-friendly corner of ``state.extra``, created on demand.
+@dataclass
+class BloodRoyaleData(RulesetData):
+    """What Blood Royale keeps from turn to turn, beyond the map and the units."""
 
-    Keys: ``homes`` {house: kingdom}, ``passage`` {granting house: [houses]},
-    ``interventions`` {unit: house commanding it this turn}, ``next_counter``.
-    Battle standing orders live beside them under ``standing`` (battle_orders).
-    """
-    data: dict[str, Any] = state.extra.setdefault(KEY, {})
-    data.setdefault("homes", {})
-    data.setdefault("passage", {})
-    data.setdefault("interventions", {})
-    data.setdefault("next_counter", 1)
+    key: ClassVar[str] = "blood_royale"
+
+    #: house → its home kingdom (B1)
+    homes: dict[str, str] = field(default_factory=dict)
+    #: granting house → the houses it lets pass (B4), sorted
+    passage: dict[str, list[str]] = field(default_factory=dict)
+    #: unit → the house commanding it this turn (B4 foreign intervention)
+    interventions: dict[str, str] = field(default_factory=dict)
+    #: the number of the next resource counter (``wine-7``)
+    next_counter: int = 1
+    #: house → the highest unit number it has used (numbers are never reused)
+    unit_numbers: dict[str, int] = field(default_factory=dict)
+    #: house → its standing battle orders (B6)
+    standing: dict[str, Standing] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"homes": dict(self.homes),
+                "passage": {k: list(v) for k, v in self.passage.items()},
+                "interventions": dict(self.interventions),
+                "next_counter": self.next_counter,
+                "unit_numbers": dict(self.unit_numbers),
+                "standing": {k: v.to_dict() for k, v in self.standing.items()}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BloodRoyaleData:
+        return cls(
+            homes={str(k): str(v) for k, v in data.get("homes", {}).items()},
+            passage={str(k): [str(h) for h in v] for k, v in data.get("passage", {}).items()},
+            interventions={str(k): str(v) for k, v in data.get("interventions", {}).items()},
+            next_counter=int(data.get("next_counter", 1)),
+            unit_numbers={str(k): int(v) for k, v in data.get("unit_numbers", {}).items()},
+            standing={str(k): Standing.from_dict(v)
+                      for k, v in data.get("standing", {}).items()})
+
+
+def br_data(state: GameState) -> BloodRoyaleData:
+    """Blood Royale's part of ``state``, created empty on first use."""
+    data = state.data_of(BloodRoyaleData)
+    if data is None:
+        data = BloodRoyaleData()
+        state.put_data(data)
     return data
 
 
 def home_kingdom(state: GameState, house: str) -> str | None:
-    kingdom: str | None = br_extra(state)["homes"].get(house)
-    return kingdom
+    return br_data(state).homes.get(house)
 
 
 def home_house(state: GameState, province: Province) -> str | None:
     """The house whose home kingdom holds ``province`` (None at sea or in no kingdom)."""
     if province.kingdom is None:
         return None
-    for house, kingdom in sorted(br_extra(state)["homes"].items()):
+    for house, kingdom in sorted(br_data(state).homes.items()):
         if kingdom == province.kingdom:
-            return str(house)
+            return house
     return None
 
 
@@ -84,12 +117,12 @@ def productive(province: Province) -> bool:
 
 def passage_allowed(state: GameState, granter: str, grantee: str) -> bool:
     """Whether ``granter`` lets ``grantee`` pass through its provinces (standing order)."""
-    return grantee in br_extra(state)["passage"].get(granter, [])
+    return grantee in br_data(state).passage.get(granter, [])
 
 
 def set_passage(state: GameState, granter: str, grantee: str, allowed: bool) -> bool:
     """Record a permission; returns whether anything changed."""
-    table: dict[str, list[str]] = br_extra(state)["passage"]
+    table = br_data(state).passage
     granted = set(table.get(granter, []))
     before = grantee in granted
     if allowed:
@@ -105,8 +138,7 @@ def set_passage(state: GameState, granter: str, grantee: str, allowed: bool) -> 
 
 def unit_side(state: GameState, unit: Unit) -> str:
     """The house giving the unit its orders this turn: its own, or the king it serves."""
-    under: str | None = br_extra(state)["interventions"].get(unit.id)
-    return under or unit.house
+    return br_data(state).interventions.get(unit.id) or unit.house
 
 
 def is_hostile_to(state: GameState, side: str, controller: str | None) -> bool:

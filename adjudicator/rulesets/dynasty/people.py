@@ -85,12 +85,11 @@ def next_name(state: GameState, rules: Mapping[str, Any], dynasty: str | None, s
     """
     used = used_names(state)
     listed = name_list(rules, dynasty, sex)
-    cursors = state.extra.setdefault("name_cursors", {})
     key = f"{dynasty or MINOR_NOBILITY}:{sex}"
-    index = int(cursors.get(key, 0))
+    index = state.name_cursors.get(key, 0)
     while _candidate(listed, index).lower() in used:
         index += 1
-    cursors[key] = index
+    state.name_cursors[key] = index
     return _candidate(listed, index)
 
 

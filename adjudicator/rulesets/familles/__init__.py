@@ -1,7 +1,7 @@
 """Les familles nobles, a card game played by mail (RULES.md Part D).
 
 Players breed five generations of portraits and score their secret family
-trait. The game lives in ``state.extra["familles"]`` (see ``model``); each
+trait. The game is the ruleset's typed part of the state (``model.Familles``); each
 adjudicated turn is one move by the seat whose turn it is.
 
 Design decisions where the seed is silent ([D]):

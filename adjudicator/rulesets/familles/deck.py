@@ -92,7 +92,7 @@ def setup_familles(state: GameState, rules: Mapping[str, Any] | FamillesRules,
     """
     if not isinstance(rules, FamillesRules):
         rules = FamillesRules.from_mapping(rules)
-    if "familles" in state.extra:
+    if state.data_of(Familles) is not None:
         raise AdjudicationError("this game of Les familles nobles is already dealt")
     houses = list(state.houses)
     if not rules.min_players <= len(houses) <= rules.max_players:

@@ -1,22 +1,22 @@
-"""Typed views of the game data kept in ``state.extra["familles"]``.
+"""The game on the table: Les familles nobles' part of the state.
 
-Everything stays JSON-friendly in the state; ``Familles.from_state`` reads it
-into the dataclasses below and ``Familles.store`` writes it back. The
+``Familles`` is the ruleset's typed part of the ``GameState`` (snapshots keep
+it under ``extra["familles"]``); ``Familles.from_state`` finds it and
+``Familles.store`` puts it back with the result of the game. The
 questions the rules ask of the table (which generation is current, which
 cards are turned over, which couples exist) are answered here, once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from adjudicator.errors import AdjudicationError
 from adjudicator.rulesets.familles.config import FamillesRules
-from adjudicator.state import GameState
-
-KEY = "familles"
+from adjudicator.state import GameState, RulesetData
 
 
 class Role(StrEnum):
@@ -120,8 +120,10 @@ class FinalScore:
 
 
 @dataclass
-class Familles:
+class Familles(RulesetData):
     """The whole game: rules snapshot, deck, pile, seats, table and score."""
+
+    key: ClassVar[str] = "familles"
 
     rules: FamillesRules
     deck: dict[int, Card]
@@ -139,13 +141,14 @@ class Familles:
     # -- storage -------------------------------------------------------------
     @classmethod
     def from_state(cls, state: GameState) -> Familles:
-        data = state.extra.get(KEY)
-        if not isinstance(data, dict) or "deck" not in data:
+        """The game of ``state`` itself (not a copy: the rules change it in place)."""
+        game = state.data_of(cls)
+        if game is None:
             raise AdjudicationError("this game of Les familles nobles has not been dealt")
-        return cls.from_dict(data)
+        return game
 
     def store(self, state: GameState) -> None:
-        state.extra[KEY] = self.to_dict()
+        state.put_data(self)
         state.finished = self.finished
         state.winner = self.winners[0] if len(self.winners) == 1 else None
 
@@ -166,7 +169,7 @@ class Familles:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Familles:
+    def from_dict(cls, data: Mapping[str, Any]) -> Familles:
         cards = [Card.from_dict(c) for c in data["deck"]]
         return cls(
             rules=FamillesRules.from_mapping(data["rules"]),
