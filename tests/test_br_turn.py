@@ -3,6 +3,7 @@ smoke test: twenty turns played by the built-in players on the real map."""
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 
 import pytest
@@ -16,6 +17,7 @@ from adjudicator.rulesets.blood_royale import (
     export_blood_royale,
 )
 from adjudicator.rulesets.blood_royale.validation import validate_blood_royale
+from adjudicator.state import GameState
 from chronicle.players.blood_royale import blood_royale_orders
 
 PERSONALITIES = ("cautious", "ambitious", "mercantile")
@@ -49,6 +51,22 @@ def test_b2_a_turn_runs_dynasty_interphase_movement_cash_in_then_wealth():
     assert result.state.turn == 1 and state.turn == 0
 
 
+def test_b1_a_snapshot_of_the_previous_layout_plays_the_same_turn():
+    """B1: "Five kingdoms: England, France, Germany, Italy and Spain": each house's home
+    kingdom is in Blood Royale's part of the state. That part of a snapshot written before
+    battle orders and unit numbers were recorded still loads, and the next turn is the same."""
+    state = start()
+    data = state.to_dict()
+    part = data["extra"]["blood_royale"]
+    assert part["homes"]["england"] == "england"
+    del part["unit_numbers"], part["standing"]
+    loaded = GameState.from_dict(data)
+    ours = ruleset().resolve(state, {}, SeededDice("snapshot", 1))
+    theirs = ruleset().resolve(loaded, {}, SeededDice("snapshot", 1))
+    assert [e.payload() for e in theirs.events] == [e.payload() for e in ours.events]
+    assert theirs.state.to_dict() == ours.state.to_dict()
+
+
 def test_b7_a_wealth_row_per_house_per_turn_accounts_for_the_treasury():
     """B7: "Wealth standings: treasuries, the goods in each capital and the value of the
     best cash-in, per turn"; DESIGN.md wealth[] fields."""
@@ -62,6 +80,16 @@ def test_b7_a_wealth_row_per_house_per_turn_accounts_for_the_treasury():
     for house, row in rows.items():
         assert row.treasury == result.state.houses[house].treasury
         assert row.treasury == 100 + row.taxes - row.upkeep - row.raised + row.cash_in
+
+
+def test_b4_the_template_states_the_data_s_counter_move():
+    """B4: resource counters "move up to 4 provinces per round towards the owner's
+    capital": the template says so with the data's number."""
+    state = start()
+    assert "(4 provinces a round)" in blood_royale_template(state, "england", rules())
+    changed = {k: copy.deepcopy(v) for k, v in rules().items() if not k.startswith("_")}
+    changed["economy"]["movement"]["counter_moves"] = 6
+    assert "(6 provinces a round)" in blood_royale_template(state, "england", changed)
 
 
 def test_the_template_lists_treasury_units_neighbours_and_is_legal_as_it_stands():

@@ -336,3 +336,26 @@ def test_a5_1_a_couple_at_a_foreign_court_is_offered_to_its_own_house() -> None:
                       england="birth sp attempts 1\n")
     assert not found["france"].rejections
     assert reasons(found["england"]) == ["Sp belongs to no family of this house"]
+
+
+def test_a5_1_and_a8_the_template_states_the_data_s_numbers() -> None:
+    """A5.1: "The couple's house may order 1, 2 or 3 attempts", "Every attempt after the
+    first adds 1 to the wife's survival difficulty"; A8: "Every man aged 20 or more must be
+    assigned". The order template repeats these numbers from the data."""
+    h, people, units = royal_family("england", "E")
+    spec = spec_of([h], people, units)
+    ruleset, state = build(spec)
+    text = ruleset.template(state, "england")
+    assert "# Births: every eligible couple makes 1 attempt unless you order 2 or 3;" in text
+    assert "# each attempt after the first adds 1 to the mother's survival difficulty." in text
+    assert "# birth E1000 attempts 1 " in text
+    assert "# Command: men of 20 and more are assigned automatically" in text
+    rules = rules_for(spec, births={"max_attempts": 4, "default_attempts": 2,
+                                    "extra_attempt_penalty": 2},
+                      command={"compulsory_age": 25})
+    ruleset, state = build(spec, rules=rules)
+    text = ruleset.template(state, "england")
+    assert "# Births: every eligible couple makes 2 attempts unless you order 1, 3 or 4;" in text
+    assert "# each attempt after the first adds 2 to the mother's survival difficulty." in text
+    assert "# birth E1000 attempts 2 " in text
+    assert "# Command: men of 25 and more are assigned automatically" in text

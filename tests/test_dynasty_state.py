@@ -86,8 +86,9 @@ def test_a1_a_dead_person_is_sealed_and_keeps_the_same_data() -> None:
 
 
 def test_a3_sex_and_law_are_enums_on_the_fields_after_a_snapshot() -> None:
-    """A3: "Male preference (the default)" or "Absolute primogeniture"; A1: a person has a
-    sex. A snapshot keeps the plain strings and loads them back as the enums."""
+    """A3: "Male-preference law (the default)" or "Absolute primogeniture"; A1: "A person
+    has an id, a name ..., a sex". A snapshot keeps the plain strings and loads them back
+    as the enums."""
     state = _played(1)
     data: dict[str, Any] = state.to_dict()
     assert {p["sex"] for p in data["persons"]} == {"M", "F"}
@@ -97,8 +98,9 @@ def test_a3_sex_and_law_are_enums_on_the_fields_after_a_snapshot() -> None:
 
 
 def test_a6_a_reign_is_a_record_closed_at_the_ruler_s_death() -> None:
-    """A6: "When a ruler dies, the living person with the smallest number succeeds."
-    The house keeps each reign as a record; the snapshot keeps ``[person, start, end]``."""
+    """A6: "The new ruler is the living person with the smallest reference number in the
+    dynasty." The house keeps each reign as a record; the snapshot keeps
+    ``[person, start, end]``."""
     state = _played(1)
     england = state.houses["england"]
     first, second = england.rulers
@@ -107,3 +109,15 @@ def test_a6_a_reign_is_a_record_closed_at_the_ruler_s_death() -> None:
     assert state.to_dict()["houses"][0]["rulers"] == [[first.person, 1300, 1300],
                                                       [second.person, 1300, None]]
     assert GameState.from_dict(state.to_dict()).houses["england"].rulers == (first, second)
+
+
+def test_a1_snapshots_of_the_previous_layout_still_load() -> None:
+    """A1: "a name that is unique in the campaign": the cursors that find the next free name
+    survive a snapshot, including one written when they were kept in ``extra``."""
+    state = _played(2)
+    assert state.name_cursors
+    data: dict[str, Any] = state.to_dict()
+    data["extra"]["name_cursors"] = data.pop("name_cursors")
+    loaded = GameState.from_dict(data)
+    assert loaded.name_cursors == state.name_cursors and loaded.ruleset_data == {}
+    assert loaded.to_dict() == state.to_dict()

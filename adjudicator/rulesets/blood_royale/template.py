@@ -104,7 +104,8 @@ def unit_lines(state: GameState, house: str, rules: Mapping[str, Any]) -> list[s
 def counter_lines(state: GameState, house: str, rules: Mapping[str, Any]) -> list[str]:
     capital = state.houses[house].capital
     away = [c for c in state.counters if c.owner == house and c.province != capital]
-    out = ["", "# Resource counters go home by themselves (4 provinces a round); "
+    out = ["", f"# Resource counters go home by themselves "
+               f"({br_rules(rules).movement.counter_moves} provinces a round); "
                "carry <counter> to <province> ... sets another route."]
     for counter in away:
         out.append(f"#   {counter.id} in {state.provinces[counter.province].name}")
