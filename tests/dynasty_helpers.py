@@ -7,8 +7,10 @@ by the engine and never typed in (DESIGN.md "Campaign folder").
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from adjudicator.dice import Dice, ScriptedDice, SeededDice
 from adjudicator.orders import OrderSheet, parse_orders
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty import DynastyRuleset
-from adjudicator.state import GameState, Person
+from adjudicator.state import FrozenDict, GameState, Person, Reign
 from chronicle.campaign import deep_merge, load_rules, seed_commitment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,6 +144,46 @@ def add_living(state: GameState, pid: str, sex: str, born: int, dynasty: str | N
     p.seq = state.allocate_seq()
     state.persons[pid] = p
     return p
+
+
+# -- sharing between states ----------------------------------------------------------
+
+_ATOMS = (str, int, float, bool, type(None), enum.Enum)
+
+
+def _reachable(root: object) -> Iterator[object]:
+    """Every object reachable from ``root`` through containers and record fields."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, _ATOMS):
+            continue
+        seen.add(id(obj))
+        yield obj
+        if isinstance(obj, dict):
+            stack += [*obj.keys(), *obj.values()]
+        elif isinstance(obj, list | tuple | set | frozenset):
+            stack += list(obj)
+        elif hasattr(obj, "__dict__"):
+            stack += [v for k, v in vars(obj).items() if k != "_caches"]
+
+
+def _immutable(obj: object) -> bool:
+    if isinstance(obj, tuple | frozenset | FrozenDict | Reign):
+        return True
+    if isinstance(obj, Person):
+        try:
+            obj.name = obj.name
+        except dataclasses.FrozenInstanceError:
+            return True
+    return False
+
+
+def shared_mutables(first: object, second: object) -> list[object]:
+    """The objects reachable from both that could change: a copy must share none."""
+    originals = {id(o) for o in _reachable(first)}
+    return [o for o in _reachable(second) if id(o) in originals and not _immutable(o)]
 
 
 # -- statistics --------------------------------------------------------------------

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 from br_support import fresh_state, rules, sheet
+from dynasty_helpers import shared_mutables
 
 from adjudicator.dice import SeededDice
 from adjudicator.orders import parse_orders
@@ -65,6 +66,18 @@ def test_b1_a_snapshot_of_the_previous_layout_plays_the_same_turn():
     theirs = ruleset().resolve(loaded, {}, SeededDice("snapshot", 1))
     assert [e.payload() for e in theirs.events] == [e.payload() for e in ours.events]
     assert theirs.state.to_dict() == ours.state.to_dict()
+
+
+def test_b2_a_turn_leaves_the_previous_state_alone_and_copies_share_nothing_mutable():
+    """B2: the turn's steps, "1. Dynasty phase 2. Interphase ... 3. Movement rounds",
+    all act on a copy: the state before the turn is unchanged and shares no mutable
+    object with the state after it, or with a copy of it."""
+    state = start()
+    before = state.to_dict()
+    after = ruleset().resolve(state, {}, SeededDice("copy", 1)).state
+    assert state.to_dict() == before
+    assert shared_mutables(state, after) == []
+    assert shared_mutables(after, after.copy()) == []
 
 
 def test_b7_a_wealth_row_per_house_per_turn_accounts_for_the_treasury():

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-import enum
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from dynasty_helpers import build, person, sheets, two_houses
+from dynasty_helpers import build, person, shared_mutables, sheets, two_houses
 
 from adjudicator.dice import SeededDice
-from adjudicator.state import FrozenDict, GameState, Law, Person, Reign, Sex
-
-_ATOMS = (str, int, float, bool, type(None), enum.Enum)
+from adjudicator.state import GameState, Law, Reign, Sex
 
 
 def _played(turns: int = 3) -> GameState:
@@ -29,43 +25,13 @@ def _played(turns: int = 3) -> GameState:
     return state
 
 
-def _reachable(root: object) -> Iterator[object]:
-    """Every object reachable from ``root`` through containers and record fields."""
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, _ATOMS):
-            continue
-        seen.add(id(obj))
-        yield obj
-        if isinstance(obj, dict):
-            stack += [*obj.keys(), *obj.values()]
-        elif isinstance(obj, list | tuple | set | frozenset):
-            stack += list(obj)
-        elif hasattr(obj, "__dict__"):
-            stack += [v for k, v in vars(obj).items() if k != "_caches"]
-
-
-def _immutable(obj: object) -> bool:
-    if isinstance(obj, tuple | frozenset | FrozenDict | Reign):
-        return True
-    if isinstance(obj, Person):
-        with pytest.raises(dataclasses.FrozenInstanceError):
-            obj.name = obj.name
-        return True
-    return False
-
-
 def test_a1_copy_shares_no_mutable_object() -> None:
     """A1: "A person has ... a death year and cause once dead": the dead never change
     again, so a copy may share them, and only them, as immutable records. Walking
     both states' object graphs, every object they share is immutable."""
     state = _played()
     clone = state.copy()
-    originals = {id(o): o for o in _reachable(state)}
-    shared = [o for o in _reachable(clone) if id(o) in originals]
-    assert [o for o in shared if not _immutable(o)] == []
+    assert shared_mutables(state, clone) == []
     dead = [p for p in state.persons.values() if p.died is not None]
     assert all(clone.persons[p.id] is p for p in dead)  # shared, not copied: cost of the living
 

@@ -9,6 +9,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+from dynasty_helpers import shared_mutables
 
 from adjudicator import AdjudicationError, RulesDataError, SeededDice
 from adjudicator.errors import SetupError
@@ -263,6 +264,27 @@ def test_d_state_round_trips_through_json() -> None:
     state = dealt(4, "json").state
     again = GameState.from_dict(json.loads(json.dumps(state.to_dict())))
     assert Familles.from_state(again) == Familles.from_state(state)
+
+
+def test_d_a_move_leaves_the_previous_state_alone_and_copies_share_nothing_mutable() -> None:
+    """D Play by mail: "one move per player in seat order": each move is adjudicated on a
+    copy, so the state before it is unchanged, and no copy shares a mutable object with it."""
+    state = dealt(3, "copy").state
+    before = state.to_dict()
+    after = RULESET.resolve(state, {}, SeededDice("copy", 1)).state
+    assert state.to_dict() == before and after.to_dict() != before
+    assert shared_mutables(state, state.copy()) == []
+    assert shared_mutables(state, after) == []
+
+
+def test_d_the_calendar_of_the_moves_is_the_data_s() -> None:
+    """A4 (the campaign calendar): "One turn is 5 years", read from the data; Les
+    familles nobles dates its moves by its own ``years_per_turn``."""
+    spec = {"title": "t", "ruleset": "familles", "start_year": 1300,
+            "house": [{"id": "ann"}, {"id": "bob"}]}
+    for years, second in ((5, 1305), (1, 1301)):
+        ruleset = get_ruleset("familles", {"familles": dict(RULES, years_per_turn=years)})
+        assert ruleset.setup(spec, SeededDice("calendar", 0)).year_of(2) == second
 
 
 # -- marrying ------------------------------------------------------------------------

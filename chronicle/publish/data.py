@@ -4,7 +4,7 @@ Everything is read once, up front, in a handful of queries; the page builders
 never query. Only what is public leaves this module: events with
 ``public = False``, secret rolls, order files and rejections are never read;
 the seed appears only once revealed; the epidemic threshold only once the
-campaign is finished; ``GameState.extra`` (hands, secret traits, working
+campaign is finished; ``GameState.ruleset_data`` (hands, secret traits, working
 notes) is never published. Every list is sorted so that two loads of one
 store give equal views.
 """

@@ -1,7 +1,7 @@
 """What one Blood Royale turn remembers from step to step.
 
 Nothing here outlives the turn: it sits in ``ctx.scratch`` while the turn is
-resolved. What must outlive it goes to ``state.extra["blood_royale"]``.
+resolved. What must outlive it goes to ``world.BloodRoyaleData``, its part of the state.
 """
 
 from __future__ import annotations
