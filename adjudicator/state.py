@@ -189,7 +189,7 @@ _PERSON_DEFAULTS = {f.name: f.default for f in fields(Person) if f.default is no
 
 def _sealed(data: Mapping[str, Any]) -> Person:
     """A sealed person from a snapshot's fields (missing ones take their defaults)."""
-    values = _PERSON_DEFAULTS | dict(data)
+    values = {**_PERSON_DEFAULTS, **data}
     if len(values) > len(_field_names(Person)):
         values = {k: v for k, v in values.items() if k in _field_set(Person)}
     values["sex"] = _SEXES[values["sex"]]
