@@ -55,7 +55,8 @@ class CoinRuleset(Ruleset):
     def setup(self, spec: Mapping[str, Any], dice: Dice) -> GameState:
         houses = {h["id"]: House(id=h["id"], letter=h["letter"], name=h["name"])
                   for h in spec["house"]}
-        return GameState(ruleset=self.id, start_year=int(spec["start_year"]), houses=houses,
+        return GameState(ruleset=self.id, start_year=int(spec["start_year"]), years_per_turn=5,
+                         houses=houses,
                          end_year=spec.get("end_year"))
 
     def validate(self, state: GameState, sheets: dict[str, OrderSheet]) -> None:

@@ -24,7 +24,15 @@ from adjudicator.dice import Roll
 from adjudicator.events import Event, Notice
 from adjudicator.orders import Rejection
 from adjudicator.rulesets.base import TurnResult
-from adjudicator.rulesets.blood_royale.battle import BattleFought
+from adjudicator.rulesets.blood_royale.battle import (
+    BattleFought,
+    BattleSide,
+    Flight,
+    Outcome,
+    Preliminary,
+    PreliminaryRoll,
+    RoundRoll,
+)
 from adjudicator.rulesets.blood_royale.events import WealthRow
 from adjudicator.state import GameState
 from chronicle import runner
@@ -82,28 +90,28 @@ def _battle(turn: int) -> BattleFought:
         phase="battle-1", id=f"b-{turn}-1", turn=turn, round=1,
         province="gascony", attacker="england", defender="france",
         sides=(
-            {"house": "england", "units": ["E-1"], "armies_before": 5, "armies_after": 3,
-             "losses": 2, "commanders": ["england-k"], "castle": 0, "outcome": "held"},
-            {"house": "france", "units": ["F-1"], "armies_before": 4, "armies_after": 1,
-             "losses": 3, "commanders": ["france-k"], "castle": 0, "outcome": "fled"},
+            BattleSide(house="england", units=("E-1",), armies_before=5, armies_after=3,
+                       losses=2, commanders=("england-k",), castle=0, outcome=Outcome.HELD),
+            BattleSide(house="france", units=("F-1",), armies_before=4, armies_after=1,
+                       losses=3, commanders=("france-k",), castle=0, outcome=Outcome.FLED),
         ),
         preliminary=(
-            {"person": "england-k", "house": "england", "unit": "E-1", "die": 9,
-             "faces": [4, 5], "command": 1, "total": 10, "result": "bonus"},
-            {"person": "france-k", "house": "france", "unit": "F-1", "die": 5,
-             "faces": [2, 3], "command": 0, "total": 5, "result": "none"},
+            PreliminaryRoll(person="england-k", house="england", unit="E-1", die=9,
+                            faces=(4, 5), command=1, total=10, result=Preliminary.BONUS),
+            PreliminaryRoll(person="france-k", house="france", unit="F-1", die=5,
+                            faces=(2, 3), command=0, total=5, result=Preliminary.NO_EFFECT),
         ),
         rounds=(
-            {"england": {"die": 5, "modifiers": {"command": 1, "preliminary": 1}, "total": 7,
-                         "losses_inflicted": 2, "armies_after": 4},
-             "france": {"die": 3, "modifiers": {}, "total": 3, "losses_inflicted": 1,
-                        "armies_after": 2}},
-            {"england": {"die": 4, "modifiers": {"command": 1}, "total": 5,
-                         "losses_inflicted": 1, "armies_after": 3},
-             "france": {"die": 6, "modifiers": {}, "total": 6, "losses_inflicted": 1,
-                        "armies_after": 1}},
+            {"england": RoundRoll(die=5, modifiers={"command": 1, "preliminary": 1}, total=7,
+                                  losses_inflicted=2, armies_after=4),
+             "france": RoundRoll(die=3, modifiers={}, total=3, losses_inflicted=1,
+                                 armies_after=2)},
+            {"england": RoundRoll(die=4, modifiers={"command": 1}, total=5,
+                                  losses_inflicted=1, armies_after=3),
+             "france": RoundRoll(die=6, modifiers={}, total=6, losses_inflicted=1,
+                                 armies_after=1)},
         ),
-        winner="england", fled=({"unit": "F-1", "house": "france", "to": "guyenne"},),
+        winner="england", fled=(Flight(unit="F-1", house="france", to="guyenne"),),
     )
 
 
