@@ -30,7 +30,7 @@ from chronicle.models import CampaignRow
 from chronicle.orders_io import TurnOrders, read_turn, stored_turn
 from chronicle.outcome import TurnOutcome
 from chronicle.reports import write_reports
-from chronicle.store import Store, StoreError, copy_store, dump_snapshot
+from chronicle.store import Store, StoreError, copy_store, dump_snapshot, load_snapshot
 
 #: Where the first turn builds the store before it is renamed into place.
 NEW_STORE = ".chronicle.sqlite.new"
@@ -263,7 +263,10 @@ def stored_outcome(campaign: Campaign, ruleset: Ruleset, store: Store, turn: int
     files, problems, digest, snapshot = store.turn_inputs(turn)
     orders = stored_turn(ruleset, files, problems, digest)
     result = ruleset.resolve(previous, orders.sheets, SeededDice(campaign.seed, turn))
-    if dump_snapshot(result.state, living_only=True) != snapshot:
+    # Both as this version writes them: an earlier version's snapshot of the same
+    # state may be laid out differently.
+    stored = dump_snapshot(load_snapshot(snapshot), living_only=True)
+    if dump_snapshot(result.state, living_only=True) != stored:
         raise CampaignError(f"turn {turn} does not replay to what the store holds (was it "
                             "adjudicated by another version of Chronicle?); its reports "
                             "cannot be written again")

@@ -3,13 +3,28 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import sqlite3
+import zlib
+from pathlib import Path
 from typing import Any
 
 import pytest
-from dynasty_helpers import build, person, shared_mutables, sheets, two_houses
+from dynasty_helpers import (
+    build,
+    person,
+    play_turns,
+    shared_mutables,
+    sheets,
+    store_dump,
+    two_houses,
+    write_campaign,
+)
 
 from adjudicator.dice import SeededDice
 from adjudicator.state import GameState, Law, Reign, Sex
+from chronicle import runner
+from chronicle.campaign import load_campaign
 
 
 def _played(turns: int = 3) -> GameState:
@@ -87,3 +102,36 @@ def test_a1_snapshots_of_the_previous_layout_still_load() -> None:
     loaded = GameState.from_dict(data)
     assert loaded.name_cursors == state.name_cursors and loaded.ruleset_data == {}
     assert loaded.to_dict() == state.to_dict()
+
+
+def _as_previously_written(blob: bytes) -> bytes:
+    """A snapshot in the layout of the version before the calendar and the cursors
+    were fields: no ``years_per_turn``, the cursors inside ``extra``."""
+    data = json.loads(zlib.decompress(blob))
+    del data["years_per_turn"]
+    data["extra"]["name_cursors"] = data.pop("name_cursors")
+    return zlib.compress(json.dumps(data, sort_keys=True, separators=(",", ":")).encode())
+
+
+def test_a4_a_store_written_by_the_previous_version_plays_on(tmp_path: Path) -> None:
+    """A4: "Turn 1 is year 1300, turn 2 is 1305, and so on": a campaign whose store holds
+    snapshots of the previous layout loads, writes its last turn's reports again and plays
+    its next turns as one written by this version does."""
+    spec = two_houses()
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    for root in (ours, theirs):
+        write_campaign(root, spec)
+        play_turns(root, 2)
+    con = sqlite3.connect(theirs / "chronicle.sqlite")
+    with con:
+        for number, blob in con.execute("SELECT number, snapshot FROM turns").fetchall():
+            con.execute("UPDATE turns SET snapshot = ? WHERE number = ?",
+                        (_as_previously_written(blob), number))
+    con.close()
+    assert runner.reports(load_campaign(theirs), 2)[0] == 2
+    for root in (ours, theirs):
+        play_turns(root, 2)
+    assert (ours / "reports" / "turn-004" / "england.md").read_text() == \
+        (theirs / "reports" / "turn-004" / "england.md").read_text()
+    assert store_dump(ours / "chronicle.sqlite")["events"] == \
+        store_dump(theirs / "chronicle.sqlite")["events"]
