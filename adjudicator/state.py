@@ -183,8 +183,10 @@ class _SealedPerson(Person):
         return (_sealed, (self.to_dict(),))
 
 
-# The containers are left out: ``_sealed`` gives each sealed person its own.
+# The containers are left out: ``_sealed`` makes them, sharing the one empty
+# mapping (most of the dead hold no claim, no renunciation, no issue).
 _PERSON_DEFAULTS = {f.name: f.default for f in fields(Person) if f.default is not MISSING}
+_NOTHING = FrozenDict()
 
 
 def _sealed(data: Mapping[str, Any]) -> Person:
@@ -193,10 +195,11 @@ def _sealed(data: Mapping[str, Any]) -> Person:
     if len(values) > len(_field_names(Person)):
         values = {k: v for k, v in values.items() if k in _field_set(Person)}
     values["sex"] = _SEXES[values["sex"]]
-    values["refs"] = FrozenDict(values.get("refs", ()))
-    values["ref_from"] = FrozenDict(values.get("ref_from", ()))
-    values["renounced"] = FrozenDict(values.get("renounced", ()))
-    values["issued"] = FrozenDict({k: tuple(v) for k, v in values.get("issued", {}).items()})
+    for name in ("refs", "ref_from", "renounced"):
+        found = values.get(name)
+        values[name] = FrozenDict(found) if found else _NOTHING
+    issued = values.get("issued")
+    values["issued"] = FrozenDict({k: tuple(v) for k, v in issued.items()}) if issued else _NOTHING
     values["barred"] = tuple(values.get("barred", ()))
     person = object.__new__(_SealedPerson)
     vars(person).update(values)
