@@ -92,6 +92,7 @@ class FrozenDict(dict[Any, Any]):
     __ior__ = _refuse
 
     def __reduce__(self) -> tuple[Any, ...]:
+        # Pickle would otherwise rebuild it item by item, through ``__setitem__``.
         return (FrozenDict, (dict(self),))
 
 
@@ -178,9 +179,6 @@ class _SealedPerson(Person):
 
     def sealed(self) -> Person:
         return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_sealed, (self.to_dict(),))
 
 
 # The containers are left out: ``_sealed`` makes them, sharing the one empty

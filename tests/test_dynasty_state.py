@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 import sqlite3
 import zlib
 from pathlib import Path
@@ -61,9 +62,11 @@ def test_a1_a_dead_person_is_sealed_and_keeps_the_same_data() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         dead.died = None
     loaded = GameState.from_dict(state.to_dict())
-    assert loaded.persons[dead.id].to_dict() == dead.to_dict()
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        loaded.persons[dead.id].spouse = None
+    pickled = pickle.loads(pickle.dumps(dead))
+    for again in (loaded.persons[dead.id], pickled):
+        assert again.to_dict() == dead.to_dict()
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            again.spouse = None
 
 
 def test_a3_sex_and_law_are_enums_on_the_fields_after_a_snapshot() -> None:
