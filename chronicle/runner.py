@@ -129,7 +129,8 @@ def adjudicate(campaign: Campaign, *, state: GameState | None = None) -> TurnOut
                 store.commit_turn(state, outcome.result, outcome.orders)
         else:
             outcome = _first_turn(campaign, ruleset)
-        _write_reports_of(campaign, ruleset, outcome, _identity(outcome.result.state))
+        _write_reports_of(campaign, ruleset, outcome,
+                          _identity(dump_snapshot(outcome.result.state, living_only=True)))
     return outcome
 
 
@@ -221,9 +222,11 @@ def _sync(path: Path) -> None:
 
 
 # -- private reports ---------------------------------------------------------------
-def _identity(state: GameState) -> str:
-    """What tells one adjudication of a turn from another (after a rollback, say)."""
-    return hashlib.sha256(dump_snapshot(state, living_only=True)).hexdigest()
+def _identity(snapshot: bytes) -> str:
+    """What tells one adjudication of a turn from another (after a rollback, say):
+    the hash of its snapshot as stored, so that a later version, which may encode
+    states otherwise, still knows the reports it finds whole."""
+    return hashlib.sha256(snapshot).hexdigest()
 
 
 def _write_reports_of(campaign: Campaign, ruleset: Ruleset, outcome: TurnOutcome,
@@ -277,7 +280,7 @@ def stored_outcome(campaign: Campaign, ruleset: Ruleset, store: Store, turn: int
 def rewrite_reports(campaign: Campaign, store: Store, ruleset: Ruleset, turn: int) -> Path:
     """Write turn ``turn``'s private reports again, from the store alone."""
     outcome = stored_outcome(campaign, ruleset, store, turn)
-    _write_reports_of(campaign, ruleset, outcome, _identity(outcome.result.state))
+    _write_reports_of(campaign, ruleset, outcome, _identity(store.snapshot(turn)))
     return campaign.reports_dir(turn)
 
 
@@ -287,7 +290,7 @@ def complete_reports(campaign: Campaign, ruleset: Ruleset, store: Store) -> int 
     Returns the turn whose reports were written, or None if they were whole.
     """
     last = store.last_turn()
-    if last == 0 or reports_written(campaign, last, _identity(store.state(last))):
+    if last == 0 or reports_written(campaign, last, _identity(store.snapshot(last))):
         return None
     rewrite_reports(campaign, store, ruleset, last)
     return last

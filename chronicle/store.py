@@ -272,6 +272,14 @@ class Store:
                 session.expunge(row)
             return rows
 
+    def snapshot(self, turn: int) -> bytes:
+        """Turn ``turn``'s snapshot, as stored."""
+        with Session(self.engine) as session:
+            row = session.get(TurnRow, turn)
+            if row is None:
+                raise StoreError(f"turn {turn} was never adjudicated")
+            return row.snapshot
+
     def turn_inputs(self, turn: int) -> tuple[list[tuple[str, str, str, str | None]],
                                               list[str], str, bytes]:
         """What turn ``turn`` was resolved from: its order files (house, file, text,

@@ -352,7 +352,7 @@ def test_a_full_disk_at_any_point_of_a_turn_is_one_line_and_loses_nothing(
             assert run("adjudicate", root).exit_code == 0
         assert run("check", root).exit_code in (0, 1)
         assert runner.reports_written(load_campaign(root), 2, runner._identity(
-            Store.open(root / "chronicle.sqlite").state(2)))
+            Store.open(root / "chronicle.sqlite").snapshot(2)))
         subprocess.run(["rm", "-rf", str(root)], check=True)
     assert (1, 1) in outcomes and (0, 2) in outcomes
 
