@@ -150,7 +150,7 @@ def test_an_unchanged_campaign_is_recognised_without_opening_its_store(
     takes its summary (for the archive's index) from the last build's manifest; a
     campaign that changed is read again, and a manifest without the summary is not
     trusted."""
-    import chronicle.publish as publish
+    import chronicle.publish.build as publish
     from chronicle.publish.writer import MANIFEST
 
     other = build_fixture(tmp_path / "other", turns=2, slug="second-war", language="fr")
@@ -324,7 +324,7 @@ def test_a_build_leaves_no_cycle_holding_the_campaign(campaign: Path, tmp_path: 
     import gc
     import weakref
 
-    import chronicle.publish as publish
+    import chronicle.publish.build as publish
 
     seen: list[weakref.ref[object]] = []
     prepare = publish.prepare
@@ -439,7 +439,7 @@ def test_the_fingerprint_is_taken_while_the_store_is_held_still(
     """The fingerprint a build records runs alongside the load, inside its read
     transaction: no turn can be committed meanwhile, so it is of the state published;
     and its errors are not lost."""
-    import chronicle.publish as publish
+    import chronicle.publish.build as publish
 
     copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
     seen = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from site_fixture import build_fixture, unsafe_markup
 
-from chronicle.publish import prepare
+from chronicle.publish.build import prepare
 from chronicle.publish.data import SiteData, load_campaign
 from chronicle.publish.pages import (
     BUILDERS,

@@ -71,7 +71,7 @@ def test_a_page_that_fails_leaves_no_helper_behind(campaign: Path, tmp_path: Pat
     """An error in the parent's pages is raised once the helper process is gone."""
     import multiprocessing
 
-    from chronicle.publish import prepare
+    from chronicle.publish.build import prepare
     from chronicle.publish.data import load_campaign
     from chronicle.publish.writer import Writer
 

@@ -1,0 +1,280 @@
+"""Building the site: campaign stores in, a static site out.
+
+Fixed phases, as in Pelican: load each store into view models
+(``data.load_campaign``), prepare one ``SiteContext`` (templates compiled
+once, translations, drawings), then run the page builders with the writer.
+
+Layout: ``index.html`` at the root lists the campaigns (an archive of one is
+still an archive, so adding a campaign later never moves a page); each
+campaign lives in ``<slug>/`` (see ``pages`` for its URLs); ``sitemap.xml``
+covers them all.
+
+Incremental builds: the writer rewrites only changed bytes, and a campaign
+whose inputs (store, ``campaign.toml``, commentary, theme, generator code)
+hash to the fingerprint of the previous build is not rendered at all.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlmodel import col, select
+
+from chronicle.models import TurnRow
+from chronicle.publish.data import (
+    STORE,
+    Lineage,
+    SiteData,
+    load_campaign,
+    read_campaign_toml,
+    slugify,
+    store_session,
+)
+from chronicle.publish.drawings import prune_caches
+from chronicle.publish.errors import PublishError
+from chronicle.publish.feeds import build_feed, build_search_index, build_sitemap
+from chronicle.publish.genealogy import PendingGenealogies
+from chronicle.publish.pages import SiteContext, build_svgs, make_context
+from chronicle.publish.parallel import run_builders
+from chronicle.publish.plugin import plugin_of
+from chronicle.publish.themes import BASE_THEME, environment, static_files, theme_chain
+from chronicle.publish.writer import Writer
+
+PACKAGE = Path(__file__).resolve().parent
+CACHE_MARGIN = 2.0  # seconds
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class BuildReport:
+    """What a build did: files written (changed), kept unchanged, and removed."""
+
+    campaigns: list[str] = field(default_factory=list)
+    files: int = 0
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CampaignSummary:
+    """The few facts the archive index needs, read without loading the store."""
+
+    folder: Path
+    slug: str
+    title: str
+    ruleset: str
+    language: str
+    turn: int
+    year: int
+
+
+def summarise(folder: Path) -> CampaignSummary:
+    with store_session(folder) as (session, row):
+        last = session.exec(select(TurnRow).order_by(col(TurnRow.number).desc())).first()
+    meta = read_campaign_toml(folder)
+    return CampaignSummary(
+        folder=folder, slug=slugify(str(meta.get("slug") or row.slug), "campaign"),
+        title=str(meta.get("title") or row.title), ruleset=row.ruleset,
+        language=str(meta.get("language") or row.language or "en"),
+        turn=last.number if last else 0, year=last.year if last else row.start_year)
+
+
+# -- fingerprints ---------------------------------------------------------------
+def _files_under(folder: Path, patterns: Iterable[str]) -> list[Path]:
+    return sorted({p for pat in patterns for p in folder.rglob(pat) if p.is_file()})
+
+
+def fingerprint(folder: Path, chain: list[Path], base_url: str) -> str:
+    """The hash of everything a campaign's pages are made from.
+
+    Files are named relative to their root (the campaign, a theme layer, this
+    package), not by where they lie on this machine: the manifest that keeps
+    the fingerprint is part of the site, which must not depend on the machine.
+    """
+    digest = hashlib.sha256(base_url.encode())
+    inputs = [(0, folder, folder / STORE), (0, folder, folder / "campaign.toml")]
+    if (folder / "commentary").is_dir():
+        inputs += [(0, folder, p) for p in _files_under(folder / "commentary", ["*.md"])]
+    for index, layer in enumerate(chain, start=1):
+        inputs += [(index, layer, p) for p in _files_under(layer, ["*"])]
+    inputs += [(-1, PACKAGE, p) for p in _files_under(PACKAGE, ["*.py", "*.po"])]
+    for index, root, path in inputs:
+        if path.is_file():
+            name = f"{index}:{path.relative_to(root).as_posix()}"
+            # Fed piece by piece: joining would copy the whole store once more.
+            for piece in (name.encode(), b"\0", path.read_bytes(), b"\0"):
+                digest.update(piece)
+    return digest.hexdigest()
+
+
+# -- building -------------------------------------------------------------------
+def prepare(data: SiteData, genealogies: PendingGenealogies | None = None, *,
+            archive: bool = True) -> SiteContext:
+    """The context of one campaign: templates, translations and drawings.
+
+    ``genealogies``: the diagrams ``start_genealogies`` already set going.
+    """
+    return plugin_of(data).prepare(make_context(data, archive=archive), genealogies)
+
+
+def build_campaign(ctx: SiteContext, writer: Writer, base_url: str = "") -> Callable[[], None]:
+    """Write a campaign's pages; returns the call that waits for those still being made.
+
+    (See ``run_builders``: the caller may let go of ``ctx`` before it waits.)
+    """
+    pages = plugin_of(ctx.data).builders
+    # The drawings come last: the parent waits there for the Graphviz layouts.
+    builders = (*(b for b in pages if b is not build_svgs), build_feed, build_search_index,
+                build_svgs)
+    ctx.base_url = base_url
+    for rel, path in static_files(theme_chain(ctx.data.campaign.folder,
+                                              ctx.data.campaign.theme)).items():
+        writer.write(f"{ctx.prefix}static/{rel}", path.read_bytes())
+    return run_builders(ctx, builders, writer)
+
+
+def _campaign(folder: Path, writer: Writer, base_url: str) -> tuple[CampaignSummary, list[Path],
+                                                                    bool]:
+    """A campaign's summary and theme layers, and whether the last build made it as it is.
+
+    A campaign whose inputs hash to the fingerprint of a campaign of the last
+    build is that campaign, unchanged: its summary is the one kept then, and
+    its store is not even opened (most of a no-change rebuild would otherwise
+    be the database library's first query).
+    """
+    meta = read_campaign_toml(folder)
+    chain = theme_chain(folder, str(meta.get("theme") or BASE_THEME))
+    if writer.has_fingerprints():
+        known = writer.previous_group(fingerprint(folder, chain, base_url))
+        kept = _kept_summary(folder, *known) if known is not None else None
+        if kept is not None:
+            return kept, chain, True
+    return summarise(folder), chain, False
+
+
+def _facts(summary: CampaignSummary) -> dict[str, str | int]:
+    """What the manifest keeps of a summary (see ``_kept_summary``)."""
+    return {"title": summary.title, "ruleset": summary.ruleset, "language": summary.language,
+            "turn": summary.turn, "year": summary.year}
+
+
+def _kept_summary(folder: Path, slug: str, facts: dict[str, object]) -> CampaignSummary | None:
+    """The summary the last build kept for ``slug``; None if the manifest lacks it."""
+    try:
+        return CampaignSummary(
+            folder=folder, slug=slug, title=str(facts["title"]), ruleset=str(facts["ruleset"]),
+            language=str(facts["language"]), turn=int(str(facts["turn"])),
+            year=int(str(facts["year"])))
+    except (KeyError, ValueError):
+        return None
+
+
+def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | None = None,
+               base_url: str = "") -> BuildReport:
+    """Publish the campaigns in ``campaign_dirs`` as one static site in ``out``.
+
+    ``progress`` (optional) is called with a short message per campaign.
+    ``base_url`` (optional) makes the sitemap and feed links absolute.
+    """
+    say = progress or (lambda _message: None)
+    writer = Writer(out)
+    report = BuildReport()
+    campaigns = [_campaign(Path(d), writer, base_url) for d in campaign_dirs]
+    summaries = [summary for summary, _chain, _unchanged in campaigns]
+    slugs = [s.slug for s in summaries]
+    if len(set(slugs)) != len(slugs):
+        raise PublishError(f"two campaigns share a slug: {sorted(slugs)}")
+    for summary, chain, unchanged in sorted(campaigns, key=lambda c: c[0].slug):
+        report.campaigns.append(summary.slug)
+        if unchanged and writer.keep_group(summary.slug):
+            say(f"{summary.slug}: unchanged")
+            report.reused.append(summary.slug)
+            continue
+        say(f"{summary.slug}: loading")
+        # Cached drawings this build does not touch are dropped once it is
+        # done; the margin covers file systems with coarse timestamps.
+        started = time.time() - CACHE_MARGIN
+        # Loading makes millions of objects that live until the end and no
+        # cycles worth collecting: the garbage collector is paused meanwhile,
+        # then told to leave them alone (``freeze``), which also lets a forked
+        # helper (``parallel``) share their memory instead of copying it.
+        gc.disable()
+        try:
+            ctx, print_ = _load(summary.folder, chain, base_url)
+        finally:
+            gc.freeze()
+            gc.enable()
+        say(f"{summary.slug}: writing")
+        writer.begin_group(summary.slug, print_, _facts(summary))
+        try:
+            wait = build_campaign(ctx, writer, base_url)
+        finally:
+            ctx.close()
+        # Let go of the campaign while the helper process finishes its pages.
+        del ctx
+        wait()
+        writer.end_group()
+        prune_caches(summary.folder, started)
+    gc.unfreeze()
+    _build_archive(summaries, writer)
+    build_sitemap(sorted(writer.written), writer.write, base_url)
+    report.removed = writer.finish()
+    report.changed = list(writer.changed)
+    report.files = len(writer.written)
+    return report
+
+
+def _load(folder: Path, chain: list[Path], base_url: str) -> tuple[SiteContext, str]:
+    """Load a campaign and prepare its context; also the fingerprint of what it read.
+
+    The genealogies are set going midway: they need only the people
+    (``Lineage``), and laying them out is most of a first build; started
+    before the events are read, they use the core the load leaves idle. The
+    fingerprint is taken alongside the load, while the store is held still
+    for it: it is of the very state published, and hashing the store file
+    mostly waits on the disk or runs outside Python's lock.
+    """
+    early: list[PendingGenealogies] = []
+    prints: list[str] = []
+
+    def begin(lineage: Lineage) -> None:
+        pending = plugin_of(lineage).start(lineage)
+        if pending is not None:
+            early.append(pending)
+
+    def take_fingerprint() -> None:
+        prints.append(fingerprint(folder, chain, base_url))
+
+    try:
+        data = load_campaign(folder, on_lineage=begin, alongside=take_fingerprint)
+        return prepare(data, early[0] if early else None), prints[0]
+    except BaseException:
+        for pending in early:
+            pending.cancel()
+        raise
+
+
+def _build_archive(summaries: list[CampaignSummary], writer: Writer) -> None:
+    """The root index listing every campaign, in the first campaign's language.
+
+    Browsers ask for ``/favicon.ico`` whatever the page says (an SVG opened
+    alone, for one): the root gets a copy so that the request never fails.
+    """
+    ordered = sorted(summaries, key=lambda s: s.slug)
+    language = ordered[0].language if ordered else "en"
+    chain = theme_chain(None, BASE_THEME)
+    env = environment(chain, language)
+    writer.write("index.html", env.get_template("archive.html").render(
+        campaigns=ordered, root="", site_root=""))
+    assets = static_files(chain)
+    for rel, path in assets.items():
+        writer.write(f"static/{rel}", path.read_bytes())
+    if "favicon.ico" in assets:
+        writer.write("favicon.ico", assets["favicon.ico"].read_bytes())
