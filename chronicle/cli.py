@@ -149,7 +149,7 @@ def _recover(camp: Any) -> None:
 
 
 def _summary(outcome: Any) -> None:
-    from chronicle.text import Teller
+    from chronicle.narration.plain import plain_sentences
 
     result = outcome.result
     state = result.state
@@ -160,7 +160,7 @@ def _summary(outcome: Any) -> None:
         click.echo(f"  rejected: {rejection}")
     if result.defaulted:
         click.echo(f"  defaults applied for: {', '.join(result.defaulted)}")
-    for text in Teller(state, result.events).sentences():
+    for text in plain_sentences(state, result.events):
         click.echo(f"  {text}")
 
 

@@ -15,9 +15,9 @@ from adjudicator.state import GameState
 from chronicle.campaign import Campaign, write_inside
 from chronicle.escape import md_block, md_code
 from chronicle.escape import md_escape as _md
+from chronicle.narration.plain import plain_sentences
 from chronicle.outcome import TurnOutcome
 from chronicle.rulesets import Descriptor
-from chronicle.text import Teller
 
 
 def house_report(state: GameState, outcome: TurnOutcome, house: str, ruleset: Ruleset,
@@ -61,7 +61,7 @@ def house_report(state: GameState, outcome: TurnOutcome, house: str, ruleset: Ru
 
 
 def _event_lines(state: GameState, events: list[Event], language: str = "en") -> list[str]:
-    told = Teller(state, events, language).sentences()
+    told = plain_sentences(state, events, language)
     return [f"- {_md(text)}" for text in told] or ["- A quiet turn."]
 
 

@@ -1,10 +1,10 @@
 """A fourth ruleset that exists only in the tests: *Coin*, one die a turn.
 
 It is everything a new ruleset brings: an engine (grammar, setup,
-validation, resolution, template), an event of its own and a ``Descriptor``.
-Registered at run time, it must play, report, export and publish through
-the same commands as the built-in rulesets, with nothing outside these
-files knowing its name.
+validation, resolution, template), an event of its own and its sentence, and
+a ``Descriptor``. Registered at run time, it must play, report, export and
+publish through the same commands as the built-in rulesets, with nothing
+outside these files knowing its name.
 
 Rules of Coin: each turn a house may order ``toss``; it throws one die and
 wins a crown on 4 or more. A house that sends nothing tosses by default.
@@ -16,11 +16,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from markupsafe import Markup
+
 from adjudicator.dice import Dice
 from adjudicator.events import Event
 from adjudicator.orders import Cursor, Grammar, Order, OrderSheet
 from adjudicator.rulesets.base import Ruleset, TurnResult
 from adjudicator.state import GameState, House
+from chronicle.narration import Narrator, says
 from chronicle.rulesets import Calendar, Descriptor, Triple
 
 GRAMMAR = Grammar()
@@ -45,6 +48,12 @@ class CoinTossed(Event):
 
     def houses(self) -> list[str]:
         return [self.house]
+
+
+@says(CoinTossed)
+def _tossed(n: Narrator, pl: Mapping[str, Any]) -> Markup:
+    won = "won a crown" if pl["won"] else "won nothing"
+    return Markup("%s threw a %s and %s.") % (n.house(pl["house"]), int(pl["face"]), won)
 
 
 class CoinRuleset(Ruleset):

@@ -17,10 +17,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def extracted() -> set[str | tuple[str, str]]:
-    """The msgids of the generator's code and of the default theme's templates."""
-    keywords = {**DEFAULT_KEYWORDS, "_fmt": None, "n_fmt": (1, 2)}
+    """The msgids of the generator's code, of the narrator and of the default theme's templates."""
+    keywords = {**DEFAULT_KEYWORDS, "fmt": None, "n_fmt": (1, 2)}
     found: set[str | tuple[str, str]] = set()
     sources = ((ROOT / "chronicle/publish", [("**.py", "python")]),
+               (ROOT / "chronicle/narration", [("**.py", "python")]),
                (ROOT / "themes/default/templates", [("**.html", "jinja2")]))
     for folder, method_map in sources:
         options = {"**.html": {"extensions": "jinja2.ext.i18n", "trim_blocks": "true",

@@ -112,7 +112,9 @@ def test_battle_page_gives_rounds_dice_and_losses(data: SiteData) -> None:
     assert "inflicted 2 losses" in page and "fled to guyenne" in page
 
 
-def test_unknown_event_kind_gets_a_generic_sentence(data: SiteData) -> None:
+def test_an_unknown_kind_or_a_broken_payload_stops_the_page(data: SiteData) -> None:
+    """No generic sentence hides an event the narrator cannot tell."""
+    from chronicle.narration import NarrationError
     from chronicle.publish.data import EventView
 
     ctx = prepare(data)
@@ -120,8 +122,10 @@ def test_unknown_event_kind_gets_a_generic_sentence(data: SiteData) -> None:
                     subjects=(), houses=())
     broken = EventView(turn=1, year=1300, seq=2, phase="x", kind="death", payload={},
                        subjects=(), houses=())
-    assert "comet&lt;b&gt;" in str(ctx.narrator.sentence(odd, ""))
-    assert ctx.narrator.sentence(broken, "") is not None
+    with pytest.raises(NarrationError, match="comet<b>"):
+        ctx.narrator.sentence(odd, "")
+    with pytest.raises(KeyError, match="person"):
+        ctx.narrator.sentence(broken, "")
 
 
 @pytest.mark.parametrize("payload", XSS)

@@ -27,6 +27,7 @@ from sqlmodel import Session, col, select
 from adjudicator.state import GameState
 from chronicle.campaign import CampaignError, read_inside, read_toml
 from chronicle.models import ArchiveRow, CampaignRow, EventRow, RollRow, TurnRow
+from chronicle.narration.narrator import label_ref
 from chronicle.publish.errors import PublishError
 from chronicle.store import Store, StoreError, load_snapshot
 
@@ -115,10 +116,7 @@ class PersonView:
 
     @property
     def label_ref(self) -> str | None:
-        """The number shown beside the name: in the own dynasty first."""
-        if self.dynasty and self.dynasty in self.refs:
-            return self.refs[self.dynasty]
-        return min(self.refs.values()) if self.refs else None
+        return label_ref(self.dynasty, self.refs)
 
 
 @dataclass

@@ -23,14 +23,13 @@ private events (draws, the deal) are never loaded (``data``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from markupsafe import Markup, escape
-
 from adjudicator.rulesets.familles import Familles, export_familles
 from adjudicator.state import GameState
+from chronicle.narration import CardNote, Glossary
 from chronicle.publish.cardtree import (
     NEUTRAL,
     GenerationFill,
@@ -43,7 +42,6 @@ from chronicle.publish.cardtree import (
 from chronicle.publish.data import Lineage, TurnView
 from chronicle.publish.drawings import cache_dir
 from chronicle.publish.genealogy import PendingGenealogies, safe_colour
-from chronicle.publish.narrative import Narrator
 from chronicle.publish.pages import (
     SiteContext,
     Write,
@@ -233,112 +231,20 @@ def prepare(ctx: SiteContext) -> FamillesContext:
         before = table
     fctx.svgs[CURRENT_TREE] = draw(final, None)
     fctx.game = game
-    Teller(ctx.narrator, game, players).install()
+    fctx.narrator = ctx.narrator.with_glossary(glossary(game))
     return fctx
 
 
-# -- sentences ---------------------------------------------------------------------
-class Teller:
-    """The familles events as sentences, plugged into the campaign's ``Narrator``."""
-
-    def __init__(self, narrator: Narrator, game: Game, players: Mapping[str, str]) -> None:
-        self.n = narrator
-        self.game = game
-        self.players = players
-
-    def install(self) -> None:
-        tellers: dict[str, Callable[[dict[str, Any], str], Markup | None]] = {
-            "familles-married": self.married, "familles-descendant": self.descendant,
-            "familles-passed": self.passed, "familles-generation-full": self.full,
-            "familles-game-ended": self.ended}
-        self.n.tellers.update(tellers)
-
-    def card(self, card: Any, root: str, *, bare: bool = False) -> Markup:
-        """``card 17`` (or ``17``), linked to the move that placed it, traits in its title."""
-        number = int(card)
-        placed = self.game.table.card(number)
-        text = str(number) if bare else self.n._("card %(card)s") % {"card": number}
-        if placed is None:
-            return Markup('<span class="card-ref" data-card="%s">%s</span>') % (number, text)
-        sex = self.game.sexes.get(placed.sex)
+def glossary(game: Game) -> Glossary:
+    """What the sentences show of the cards on the table and of the traits."""
+    names = {trait: look.name for trait, look in game.traits.items()}
+    cards = {}
+    for placed in game.table.cards:
+        sex = game.sexes.get(placed.sex)
         title = (f"{sex.name if sex else placed.sex}: "
-                 + ", ".join(self.trait_name(t) for t in placed.traits))
-        if placed.placed_by is None:
-            return Markup('<span class="card-ref" data-card="%s" title="%s">%s</span>') % (
-                number, title, text)
-        return Markup('<a class="card-ref" data-card="%s" title="%s" '
-                      'href="%sturns/turn-%03d/index.html">%s</a>') % (
-            number, title, Markup(root), placed.placed_turn, text)
-
-    def trait_name(self, trait: Any) -> str:
-        look = self.game.traits.get(str(trait))
-        return look.name if look else str(trait)
-
-    def traits(self, traits: Any) -> str:
-        return ", ".join(self.trait_name(t) for t in traits or [])
-
-    def married(self, pl: dict[str, Any], root: str) -> Markup:
-        values = {"player": self.n.house(pl["house"], root), "card": self.card(pl["card"], root),
-                  "on": self.card(pl["on"], root), "generation": int(pl["generation"])}
-        if pl.get("drew"):
-            return self.n._fmt("%(player)s married %(card)s to %(on)s in generation "
-                               "%(generation)s and drew a card.", **values)
-        return self.n._fmt("%(player)s married %(card)s to %(on)s in generation "
-                           "%(generation)s; the pile was empty.", **values)
-
-    def descendant(self, pl: dict[str, Any], root: str) -> Markup:
-        first, second = pl["parents"]
-        points = {int(v) for v in (pl.get("points") or {}).values()}
-        return self.n._fmt(
-            "%(player)s placed %(card)s under %(couple)s in generation %(generation)s, "
-            "scoring %(points)s points each for %(traits)s.",
-            player=self.n.house(pl["house"], root), card=self.card(pl["card"], root),
-            couple=Markup(" + ").join([self.card(first, root, bare=True),
-                                       self.card(second, root, bare=True)]),
-            generation=int(pl["generation"]),
-            points=min(points) if points else int(pl["generation"]),
-            traits=self.traits(pl.get("traits")))
-
-    def passed(self, pl: dict[str, Any], root: str) -> Markup:
-        player = self.n.house(pl["house"], root)
-        if pl.get("defaulted"):
-            if pl.get("drew"):
-                return self.n._fmt("%(player)s sent no valid move, so passed and drew a card.",
-                                   player=player)
-            return self.n._fmt("%(player)s sent no valid move, so passed; the pile is empty.",
-                               player=player)
-        if pl.get("drew"):
-            return self.n._fmt("%(player)s passed and drew a card.", player=player)
-        return self.n._fmt("%(player)s passed; the pile is empty.", player=player)
-
-    def full(self, pl: dict[str, Any], root: str) -> Markup:
-        turned = [int(g) for g in pl.get("turned_over") or []]
-        values = {"generation": int(pl["generation"]), "cap": int(pl["cap"])}
-        if not turned:
-            return self.n._fmt("Generation %(generation)s is full (%(cap)s descendants).",
-                               **values)
-        return self.n.n_fmt(
-            "Generation %(generation)s is full (%(cap)s descendants): generation "
-            "%(turned)s is turned over.",
-            "Generation %(generation)s is full (%(cap)s descendants): generations "
-            "%(turned)s are turned over.", len(turned),
-            turned=self.n._(" and ").join(str(g) for g in turned), **values)
-
-    def ended(self, pl: dict[str, Any], root: str) -> Markup:
-        why = (self.n._fmt("The last generation is full: the game is over.")
-               if pl.get("reason") == "complete" else
-               self.n._fmt("The pile ran out and a whole round passed: the game is over."))
-        winners = [str(w) for w in pl.get("winners") or []]
-        best = {str(s.get("seat")): int(s.get("score", 0)) for s in pl.get("scores") or []}
-        score = best.get(winners[0], 0) if winners else 0
-        names = Markup(escape(self.n._(" and "))).join(self.n.house(w, root) for w in winners)
-        if len(winners) == 1:
-            who = self.n._fmt("%(player)s wins with %(score)s points.", player=names,
-                              score=score)
-        else:
-            who = self.n._fmt("%(players)s share the victory with %(score)s points.",
-                              players=names, score=score)
-        return why + Markup(" ") + who
+                 + ", ".join(names.get(t, t) for t in placed.traits))
+        cards[placed.id] = CardNote(title, placed.placed_turn if placed.placed_by else None)
+    return Glossary(cards=cards, traits=names)
 
 
 # -- the pages ----------------------------------------------------------------------

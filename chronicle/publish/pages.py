@@ -38,9 +38,9 @@ import markdown  # type: ignore[import-untyped]
 import nh3
 from markupsafe import Markup, escape
 
+from chronicle.narration import Glossary, Narrator
 from chronicle.publish.data import EventView, HouseView, PersonView, SiteData, TurnView
 from chronicle.publish.i18n import translations
-from chronicle.publish.narrative import Narrator
 from chronicle.publish.themes import environment, theme_chain
 
 Write = Callable[[str, str], None]
@@ -118,7 +118,6 @@ class SiteContext:
         self.pending.clear()
         self.lazy_svgs.clear()
         self.svgs.clear()
-        self.narrator.tellers.clear()
 
 
 def make_context(data: SiteData, *, archive: bool = True) -> SiteContext:
@@ -127,7 +126,7 @@ def make_context(data: SiteData, *, archive: bool = True) -> SiteContext:
     env = environment(theme_chain(campaign.folder, campaign.theme), campaign.language)
     trans = translations(campaign.language)
     narrator = Narrator(data.people, data.houses, trans.gettext, trans.ngettext,
-                        {p.id: p.name for p in data.final.provinces.values()})
+                        Glossary(provinces={p.id: p.name for p in data.final.provinces.values()}))
     return SiteContext(data=data, env=env, narrator=narrator,
                        prefix=f"{campaign.slug}/" if archive else "", archive=archive)
 

@@ -1,0 +1,31 @@
+"""Events told as sentences: one narrator for the site and the private reports.
+
+``narrator`` holds the ``Narrator`` and the registry of sentences; each
+ruleset's module below fills the registry for its own event classes, and
+``plain`` tells a turn's events as text for the reports and the terminal.
+Importing this package fills the registry and checks it: a public event
+class without a sentence fails here, not on a page.
+"""
+
+from __future__ import annotations
+
+# Imported for what they do: each fills SENTENCES with its ruleset's sentences.
+from chronicle.narration import blood_royale, dynasty, familles  # noqa: F401
+from chronicle.narration.narrator import (
+    ROOT,
+    SENTENCES,
+    CardNote,
+    Glossary,
+    NarrationError,
+    Narrator,
+    says,
+    told_elsewhere,
+)
+from chronicle.narration.narrator import missing as _missing
+
+__all__ = ["ROOT", "SENTENCES", "CardNote", "Glossary", "NarrationError", "Narrator", "says",
+           "told_elsewhere"]
+
+if _missing():
+    raise TypeError("event classes without a sentence: "
+                    + ", ".join(cls.__name__ for cls in _missing()))

@@ -1,0 +1,207 @@
+"""The sentences of Blood Royale's own events (RULES.md Part B)."""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from adjudicator.rulesets.blood_royale.battle import BattleFought
+from adjudicator.rulesets.blood_royale.events import (
+    ArmiesRaised,
+    ArmiesReturned,
+    CampaignWon,
+    CashedIn,
+    ControlChanged,
+    CounterGiven,
+    CounterMoved,
+    CounterSeized,
+    CrownsPaid,
+    EventDieRolled,
+    FamineLifted,
+    FamineStruck,
+    FleetLost,
+    InterventionAgreed,
+    KingdomOrderDrawn,
+    PassageChanged,
+    PlagueStruck,
+    ResourceAppeared,
+    RevoltBroke,
+    RevoltEnded,
+    TaxesCollected,
+    UnitMoved,
+    UnitsMerged,
+    UnitSplit,
+    UpkeepPaid,
+    WealthRow,
+)
+from chronicle.narration.narrator import Narrator, Payload, says, told_elsewhere
+
+# The wealth rows are the wealth page's table; the kingdom order and a
+# counter's move are bookkeeping the next events make plain; the event die
+# is on the dice page, and its effects are events of their own.
+told_elsewhere(WealthRow, KingdomOrderDrawn, CounterMoved, EventDieRolled)
+
+
+@says(BattleFought)
+def battle(n: Narrator, pl: Payload) -> Markup:
+    sides = n.joined(n.house(s.get("house")) for s in pl.get("sides", []))
+    winner = pl.get("winner")
+    if winner:
+        return n.fmt("Battle at %(province)s between %(sides)s: %(winner)s prevailed.",
+                     province=n.where(pl.get("province")), sides=sides, winner=n.house(winner))
+    return n.fmt("Battle at %(province)s between %(sides)s: no side prevailed.",
+                 province=n.where(pl.get("province")), sides=sides)
+
+
+@says(CashedIn)
+def cash_in(n: Narrator, pl: Payload) -> Markup:
+    return n.n_fmt("%(house)s cashed in %(num)s set of goods for %(value)s crowns.",
+                   "%(house)s cashed in %(num)s sets of goods for %(value)s crowns.",
+                   len(pl.get("sets") or []), house=n.house(pl["house"]),
+                   value=int(pl.get("value", 0)))
+
+
+@says(RevoltBroke)
+def revolt(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(province)s rose in revolt against %(house)s.",
+                 province=n.where(pl.get("province")), house=n.house(pl["house"]))
+
+
+@says(RevoltEnded)
+def revolt_ended(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("The revolt in %(province)s is over.", province=n.where(pl.get("province")))
+
+
+@says(PlagueStruck)
+def plague(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("Plague struck %(province)s.", province=n.where(pl.get("province")))
+
+
+@says(FamineStruck)
+def famine(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("Famine struck %(province)s.", province=n.where(pl.get("province")))
+
+
+@says(FamineLifted)
+def famine_lifted(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("The famine in %(province)s is over.", province=n.where(pl.get("province")))
+
+
+@says(FleetLost)
+def fleet_lost(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("A fleet of %(house)s sank in a storm off %(province)s.",
+                 house=n.house(pl["house"]), province=n.where(pl.get("province")))
+
+
+@says(ControlChanged)
+def control(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(house)s took control of %(province)s.",
+                 house=n.house(pl["controller"]), province=n.where(pl.get("province")))
+
+
+@says(CampaignWon)
+def victory(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("The campaign is over: %(house)s is victorious.", house=n.house(pl["winner"]))
+
+
+@says(TaxesCollected)
+def taxes(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(house)s levied %(amount)s crowns in taxes.",
+                 house=n.house(pl["house"]), amount=int(pl.get("amount", 0)))
+
+
+@says(PassageChanged)
+def passage(n: Narrator, pl: Payload) -> Markup:
+    if pl.get("allowed"):
+        return n.fmt("%(house)s opened its lands to the armies of %(other)s.",
+                     house=n.house(pl["house"]), other=n.house(pl["to"]))
+    return n.fmt("%(house)s closed its lands to the armies of %(other)s.",
+                 house=n.house(pl["house"]), other=n.house(pl["to"]))
+
+
+@says(InterventionAgreed)
+def intervention(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("Unit %(unit)s of %(house)s marched under the banner of %(other)s.",
+                 unit=str(pl.get("unit", "")), house=n.house(pl["house"]),
+                 other=n.house(pl["under"]))
+
+
+@says(ResourceAppeared)
+def resource(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("New %(good)s appeared in %(province)s for %(house)s.",
+                 good=n.good(pl.get("good")), province=n.where(pl.get("province")),
+                 house=n.house(pl["house"]))
+
+
+@says(CounterGiven)
+def counter_given(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(house)s gave %(good)s in %(province)s to %(other)s.",
+                 house=n.house(pl["house"]), good=n.good(pl.get("good")),
+                 province=n.where(pl.get("province")), other=n.house(pl["to"]))
+
+
+@says(CounterSeized)
+def counter_seized(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(house)s seized the %(good)s of %(other)s in %(province)s.",
+                 house=n.house(pl["house"]), good=n.good(pl.get("good")),
+                 other=n.house(pl["previous"]), province=n.where(pl.get("province")))
+
+
+@says(CrownsPaid)
+def crowns_paid(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(house)s paid %(amount)s crowns to %(other)s.",
+                 house=n.house(pl["house"]), amount=int(pl.get("amount", 0)),
+                 other=n.house(pl["to"]))
+
+
+@says(UpkeepPaid)
+def upkeep(n: Narrator, pl: Payload) -> Markup:
+    lost = sum(int(v) for v in (pl.get("disbanded") or {}).values())
+    if lost:
+        return n.fmt("%(house)s paid %(amount)s crowns of upkeep and had to disband "
+                     "%(lost)s armies.", house=n.house(pl["house"]),
+                     amount=int(pl.get("amount", 0)), lost=lost)
+    return n.fmt("%(house)s paid %(amount)s crowns of upkeep.",
+                 house=n.house(pl["house"]), amount=int(pl.get("amount", 0)))
+
+
+@says(ArmiesReturned)
+def armies_returned(n: Narrator, pl: Payload) -> Markup:
+    return n.n_fmt("%(num)s army of %(house)s returned to service.",
+                   "%(num)s armies of %(house)s returned to service.",
+                   int(pl.get("armies", 0)), house=n.house(pl["house"]))
+
+
+@says(ArmiesRaised)
+def raised(n: Narrator, pl: Payload) -> Markup:
+    return n.n_fmt("%(house)s raised %(num)s army in %(province)s (unit %(unit)s) for "
+                   "%(cost)s crowns.",
+                   "%(house)s raised %(num)s armies in %(province)s (unit %(unit)s) for "
+                   "%(cost)s crowns.", int(pl.get("armies", 0)),
+                   house=n.house(pl["house"]), province=n.where(pl.get("province")),
+                   unit=str(pl.get("unit", "")), cost=int(pl.get("cost", 0)))
+
+
+@says(UnitSplit)
+def unit_split(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(house)s split unit %(new)s from unit %(unit)s.",
+                 house=n.house(pl["house"]), new=str(pl.get("new_unit", "")),
+                 unit=str(pl.get("unit", "")))
+
+
+@says(UnitsMerged)
+def units_merged(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(house)s merged unit %(unit)s into unit %(into)s.",
+                 house=n.house(pl["house"]), unit=str(pl.get("unit", "")),
+                 into=str(pl.get("into", "")))
+
+
+@says(UnitMoved)
+def unit_moved(n: Narrator, pl: Payload) -> Markup | None:
+    """A unit that did not leave its province is not news."""
+    path = [n.where(p) for p in pl.get("path") or []]
+    if not path:
+        return None
+    start = n.where(pl["start"]) if pl.get("start") else path[0]
+    return n.fmt("Unit %(unit)s of %(house)s marched from %(start)s to %(end)s.",
+                 unit=str(pl.get("unit", "")), house=n.house(pl.get("owner")),
+                 start=start, end=path[-1])

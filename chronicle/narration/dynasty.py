@@ -1,0 +1,134 @@
+"""The sentences of the dynastic events every dynastic ruleset shares (RULES.md Part A)."""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from adjudicator.events import (
+    Assignment,
+    Birth,
+    BirthAttempts,
+    Capture,
+    CaptureEscaped,
+    Death,
+    Epidemic,
+    Extinction,
+    MinorNobleCreated,
+    PrisonerKept,
+    PrisonerReleased,
+    Renunciation,
+    Succession,
+    UnitsDisbanded,
+    Wedding,
+    WidowReturns,
+)
+from chronicle.narration.narrator import Narrator, Payload, says
+
+
+@says(Birth)
+def birth(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(child)s was born to %(father)s and %(mother)s.",
+                 child=n.person(pl["person"]), father=n.person(pl["father"]),
+                 mother=n.person(pl["mother"]))
+
+
+@says(BirthAttempts)
+def birth_attempts(n: Narrator, pl: Payload) -> Markup | None:
+    """Told only when in vain: a child's birth is its own event."""
+    if pl.get("children"):
+        return None
+    return n.fmt("%(father)s and %(mother)s hoped for a child in vain.",
+                 father=n.person(pl["father"]), mother=n.person(pl["mother"]))
+
+
+@says(Death)
+def death(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(who)s died aged %(age)s (%(cause)s).",
+                 who=n.person(pl["person"]), age=int(pl.get("age", 0)),
+                 cause=n.cause(pl.get("cause"), str(pl.get("detail") or "")))
+
+
+@says(Epidemic)
+def epidemic(n: Narrator, pl: Payload) -> Markup:
+    dead = list(pl.get("dead") or [])
+    if not dead:
+        return n.fmt("An epidemic swept the courts; no one died of it.")
+    return n.fmt("An epidemic swept the courts. It took %(dead)s.", dead=n.people_list(dead))
+
+
+@says(Succession)
+def succession(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(ruler)s succeeded to the throne of %(house)s as %(ref)s.",
+                 ruler=n.person(pl["ruler"]), house=n.house(pl["house"]),
+                 ref=str(pl.get("ref", "")))
+
+
+@says(Extinction)
+def extinction(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("The line of %(house)s is extinct.", house=n.house(pl["house"]))
+
+
+@says(Wedding)
+def marriage(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(husband)s married %(wife)s.",
+                 husband=n.person(pl["husband"]), wife=n.person(pl["wife"]))
+
+
+@says(MinorNobleCreated)
+def minor_noble(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(who)s of the minor nobility came to court to marry %(other)s.",
+                 who=n.person(pl["person"]), other=n.person(pl["for_person"]))
+
+
+@says(Renunciation)
+def renunciation(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(who)s renounced the claim %(ref)s in %(house)s.",
+                 who=n.person(pl["person"]), ref=str(pl.get("ref", "")),
+                 house=n.house(pl["dynasty"]))
+
+
+@says(Assignment)
+def assignment(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(who)s took command of unit %(unit)s of %(house)s.",
+                 who=n.person(pl["person"]), unit=str(pl.get("unit", "")),
+                 house=n.house(pl["house"]))
+
+
+@says(Capture)
+def capture(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(who)s was taken prisoner by %(house)s.",
+                 who=n.person(pl["person"]), house=n.house(pl["captor"]))
+
+
+@says(CaptureEscaped)
+def capture_escaped(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(who)s escaped capture by %(house)s.",
+                 who=n.person(pl["person"]), house=n.house(pl["captor"]))
+
+
+@says(PrisonerReleased)
+def prisoner_released(n: Narrator, pl: Payload) -> Markup:
+    if int(pl.get("ransom") or 0):
+        return n.fmt("%(house)s released %(who)s for a ransom of %(ransom)s crowns.",
+                     who=n.person(pl["person"]), house=n.house(pl["captor"]),
+                     ransom=int(pl["ransom"]))
+    return n.fmt("%(house)s released %(who)s.", who=n.person(pl["person"]),
+                 house=n.house(pl["captor"]))
+
+
+@says(PrisonerKept)
+def prisoner_kept(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(who)s remains a prisoner of %(house)s.",
+                 who=n.person(pl["person"]), house=n.house(pl["captor"]))
+
+
+@says(WidowReturns)
+def widow_returns(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("The widowed %(who)s returned to the court of %(house)s.",
+                 who=n.person(pl["person"]), house=n.house(pl.get("court")))
+
+
+@says(UnitsDisbanded)
+def units_disbanded(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("The units of %(house)s were disbanded: %(units)s.",
+                 house=n.house(pl["house"]), units=", ".join(str(u) for u in pl.get("units", [])))

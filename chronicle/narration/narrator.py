@@ -1,0 +1,286 @@
+"""The narrator: an event's payload in, a sentence of escaped HTML out.
+
+Each event class has one entry in ``SENTENCES``: the function that tells it,
+or ``None`` for a class told elsewhere (the wealth tables, the dice page) or
+redundant with another event. The rulesets' modules fill it with ``@says``;
+``missing`` names the public event classes it lacks, and the narrator refuses
+an event it has no entry for. Nothing is told by guessing: a broken sentence
+raises, for a test to catch.
+
+Every sentence is a translated format string filled with escaped values:
+names and causes come from players and the arbiter, so they are never
+trusted. A sentence links the people and houses it names; the site keeps the
+links, a report strips them (``plain``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from markupsafe import Markup, escape
+
+from adjudicator.events import EVENT_KINDS, Event
+
+Gettext = Callable[[str], str]
+NGettext = Callable[[str, str, int], str]
+Payload = Mapping[str, Any]
+
+
+class NarrationError(LookupError):
+    """An event the narrator has no entry for."""
+
+
+class Tellable(Protocol):
+    """What the narrator reads of an event (``chronicle.publish.data.EventView`` fits)."""
+
+    @property
+    def turn(self) -> int: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def payload(self) -> Payload: ...
+
+
+class PersonLike(Protocol):
+    """What a sentence shows of a person: the name, the number beside it, the page."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def slug(self) -> str: ...
+    @property
+    def label_ref(self) -> str | None: ...
+
+
+class HouseLike(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def slug(self) -> str: ...
+
+
+def label_ref(dynasty: str | None, refs: Mapping[str, str]) -> str | None:
+    """The reference number shown beside a name: in the own dynasty first."""
+    if dynasty and dynasty in refs:
+        return refs[dynasty]
+    return min(refs.values()) if refs else None
+
+
+@dataclass(frozen=True)
+class CardNote:
+    """What a sentence shows of a card on the table: its look, and the move that placed it."""
+
+    title: str
+    turn: int | None
+
+
+@dataclass(frozen=True)
+class Glossary:
+    """The public names a ruleset's sentences use besides people and houses."""
+
+    provinces: Mapping[str, str] = field(default_factory=dict)
+    cards: Mapping[int, CardNote] = field(default_factory=dict)
+    traits: Mapping[str, str] = field(default_factory=dict)
+
+
+Sentence = Callable[["Narrator", Payload], Markup | None]
+
+#: Event class -> the function telling it (None: told elsewhere, or not at all).
+SENTENCES: dict[type[Event], Sentence | None] = {}
+
+
+def says(*classes: type[Event]) -> Callable[[Sentence], Sentence]:
+    """Register the decorated function as the sentence of ``classes``."""
+    def register(sentence: Sentence) -> Sentence:
+        for cls in classes:
+            _enter(cls, sentence)
+        return sentence
+    return register
+
+
+def told_elsewhere(*classes: type[Event]) -> None:
+    """Register ``classes`` as events the chronicle does not tell in words."""
+    for cls in classes:
+        _enter(cls, None)
+
+
+def _enter(cls: type[Event], sentence: Sentence | None) -> None:
+    if cls in SENTENCES:
+        raise TypeError(f"event class {cls.__name__} has two sentences")
+    SENTENCES[cls] = sentence
+
+
+def missing() -> list[type[Event]]:
+    """The public event classes with no entry in ``SENTENCES``.
+
+    A class whose name starts with ``_`` is a base other events share (Blood
+    Royale's ``_HouseEvent``), never an event itself.
+    """
+    return sorted((cls for cls in EVENT_KINDS.values()
+                   if cls.public and not cls.__name__.startswith("_") and cls not in SENTENCES),
+                  key=lambda cls: cls.kind)
+
+
+# Links are built once with this mark where the page's way back to the
+# campaign's folder goes, then specialised per page by ``str.replace``. No
+# user text can contain it: ``_clean`` strips NUL from every value.
+ROOT = "\x00"
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, Markup) or not isinstance(value, str):
+        return value
+    return value.replace(ROOT, "")
+
+
+class Narrator:
+    """Tells events for one campaign and one language.
+
+    Each event is told once, with ``ROOT`` marks for its links; a page asks
+    for the sentence with its own ``root`` (``"../../"``), which is a string
+    replacement. A 10,000-person campaign tells each birth on three pages.
+    """
+
+    def __init__(self, people: Mapping[str, PersonLike], houses: Mapping[str, HouseLike],
+                 gettext: Gettext, ngettext: NGettext,
+                 glossary: Glossary | None = None) -> None:
+        self.people = people
+        self.houses = houses
+        self.glossary = glossary or Glossary()
+        self._ = gettext
+        self.n_ = ngettext
+        self.causes: dict[str, str] = {
+            "natural": gettext("natural causes"),
+            "childbirth": gettext("in childbirth"),
+            "epidemic": gettext("the epidemic"),
+            "executed": gettext("executed"),
+            "battle": gettext("killed in battle"),
+            "plague": gettext("the plague"),
+        }
+        self.goods: dict[str, str] = {
+            "metal": gettext("metal"), "cloth": gettext("cloth"), "food": gettext("food"),
+            "wine": gettext("wine"), "gold": gettext("gold"),
+        }
+        self._people_links: dict[str, str] = {}
+        self._house_links: dict[str, str] = {}
+        self._told: dict[tuple[int, int, str], str | None] = {}
+        # The same, with links for pages of one depth (``root``): the turn's
+        # page and its people's pages are told the same events.
+        self._told_at: dict[tuple[tuple[int, int, str], str], str | None] = {}
+        self._people_at: dict[tuple[Any, str], str] = {}
+        self._formats: dict[str, str] = {}
+
+    def with_glossary(self, glossary: Glossary) -> Narrator:
+        """The same narrator, with a ruleset's own names (before anything is told)."""
+        return Narrator(self.people, self.houses, self._, self.n_, glossary)
+
+    # -- names ----------------------------------------------------------------
+    def _person_link(self, pid: str) -> str:
+        link = self._people_links.get(pid)
+        if link is None:
+            person = self.people.get(pid)
+            if person is None:
+                link = str(Markup("<span>%s</span>") % _clean(pid or self._("someone")))
+            else:
+                ref = person.label_ref
+                name = _clean(person.name)
+                text = Markup("%s (%s)") % (name, ref) if ref else escape(name)
+                link = str(Markup('<a href="%speople/%s/index.html">%s</a>')
+                           % (Markup(ROOT), person.slug, text))
+            self._people_links[pid] = link
+        return link
+
+    def _house_link(self, hid: str) -> str:
+        link = self._house_links.get(hid)
+        if link is None:
+            house = self.houses.get(hid)
+            if house is None:
+                link = str(escape(_clean(hid) if hid else self._("the minor nobility")))
+            else:
+                link = str(Markup('<a href="%shouses/%s/index.html">%s</a>')
+                           % (Markup(ROOT), house.slug, _clean(house.name)))
+            self._house_links[hid] = link
+        return link
+
+    def person_html(self, pid: Any, root: str) -> str:
+        """``person`` as a plain string of HTML, for code that joins many of them.
+
+        Pages of one depth share a ``root``, so the link is kept per depth too.
+        """
+        key = (pid, root)
+        html = self._people_at.get(key)
+        if html is None:
+            html = self._people_at[key] = self._person_link(
+                str(pid) if pid else "").replace(ROOT, root)
+        return html
+
+    def person(self, pid: Any, root: str = ROOT) -> Markup:
+        """A person's name and number, linked to their page from a page at ``root``."""
+        return Markup(self.person_html(pid, root))
+
+    def people_list(self, pids: Any, root: str = ROOT) -> Markup:
+        names = [self.person_html(p, root) for p in (pids or [])]
+        return Markup(", ".join(names)) if names else escape(self._("nobody"))
+
+    def house(self, hid: Any, root: str = ROOT) -> Markup:
+        """A house's name, linked to its page from a page at ``root``."""
+        return Markup(self._house_link(str(hid) if hid else "").replace(ROOT, root))
+
+    def where(self, province: Any) -> str:
+        """A province's name (ids are what events record)."""
+        return self.glossary.provinces.get(str(province), str(province or ""))
+
+    def cause(self, cause: Any, detail: str) -> str:
+        """A cause of death in words; an arbiter's own words are shown as written."""
+        if cause == "arbiter":
+            return self._("by the arbiter's ruling")
+        return self.causes.get(str(cause), str(cause))
+
+    def good(self, good: Any) -> str:
+        return self.goods.get(str(good), str(good))
+
+    # -- sentences --------------------------------------------------------------
+    def sentence(self, event: Tellable, root: str) -> Markup | None:
+        """The event as a sentence for a page at ``root``, or None for kinds told elsewhere.
+
+        ``NarrationError`` if the event's kind has no entry in ``SENTENCES``.
+        """
+        key = (event.turn, event.seq, event.kind)
+        at = (key, root)
+        if at in self._told_at:
+            text = self._told_at[at]
+        else:
+            if key not in self._told:
+                told = self._tell(event)
+                self._told[key] = None if told is None else str(told)
+            text = self._told[key]
+            text = self._told_at[at] = None if text is None else text.replace(ROOT, root)
+        return None if text is None else Markup(text)
+
+    def _tell(self, event: Tellable) -> Markup | None:
+        cls = EVENT_KINDS.get(event.kind)
+        if cls is None or cls not in SENTENCES:
+            raise NarrationError(f"no sentence for events of kind {event.kind!r}")
+        sentence = SENTENCES[cls]
+        return None if sentence is None else sentence(self, event.payload)
+
+    def fmt(self, msg: str, **values: Any) -> Markup:
+        """Translate ``msg``, escape it, then fill it with escaped ``values``."""
+        template = self._formats.get(msg)
+        if template is None:
+            template = self._formats[msg] = str(escape(self._(msg)))
+        return Markup(template % {k: escape(_clean(v)) for k, v in values.items()})
+
+    def n_fmt(self, singular: str, plural: str, num: int, **values: Any) -> Markup:
+        """``fmt`` for a message with a plural form chosen by ``num``."""
+        template = str(escape(self.n_(singular, plural, num)))
+        return Markup(template % {"num": num, **{k: escape(_clean(v))
+                                                 for k, v in values.items()}})
+
+    def joined(self, parts: Iterable[Markup]) -> Markup:
+        """``a and b and c``, in the narrator's language."""
+        return escape(self._(" and ")).join(parts)
