@@ -394,7 +394,7 @@ def test_the_people_are_known_before_the_events_are_read(campaign: Path) -> None
     data = load_campaign(campaign, on_lineage=early)
     [(lineage, timelines)] = seen
     assert lineage.people is data.people and lineage.houses is data.houses
-    assert lineage.campaign == data.campaign and lineage.final is data.final
+    assert lineage.campaign == data.campaign and lineage.marriages is data.marriages
     assert not any(timelines.values())
     assert any(p.timeline for p in data.people.values())
     assert any(p.death_detail for p in data.people.values())

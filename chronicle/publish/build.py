@@ -41,7 +41,7 @@ from chronicle.publish.feeds import build_feed, build_search_index, build_sitema
 from chronicle.publish.genealogy import PendingGenealogies
 from chronicle.publish.pages import SiteContext, build_svgs, make_context
 from chronicle.publish.parallel import run_builders
-from chronicle.publish.plugin import plugin_of
+from chronicle.publish.plugin import plugin_for, plugin_of
 from chronicle.publish.themes import BASE_THEME, environment, static_files, theme_chain
 from chronicle.publish.writer import Writer
 
@@ -207,7 +207,7 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
         # helper (``parallel``) share their memory instead of copying it.
         gc.disable()
         try:
-            ctx, print_ = _load(summary.folder, chain, base_url)
+            ctx, print_ = _load(summary, chain, base_url)
         finally:
             gc.freeze()
             gc.enable()
@@ -231,7 +231,8 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
     return report
 
 
-def _load(folder: Path, chain: list[Path], base_url: str) -> tuple[SiteContext, str]:
+def _load(summary: CampaignSummary, chain: list[Path], base_url: str,
+          ) -> tuple[SiteContext, str]:
     """Load a campaign and prepare its context; also the fingerprint of what it read.
 
     The genealogies are set going midway: they need only the people
@@ -241,6 +242,7 @@ def _load(folder: Path, chain: list[Path], base_url: str) -> tuple[SiteContext, 
     for it: it is of the very state published, and hashing the store file
     mostly waits on the disk or runs outside Python's lock.
     """
+    folder = summary.folder
     early: list[PendingGenealogies] = []
     prints: list[str] = []
 
@@ -253,7 +255,8 @@ def _load(folder: Path, chain: list[Path], base_url: str) -> tuple[SiteContext, 
         prints.append(fingerprint(folder, chain, base_url))
 
     try:
-        data = load_campaign(folder, on_lineage=begin, alongside=take_fingerprint)
+        data = load_campaign(folder, on_lineage=begin, alongside=take_fingerprint,
+                             table=plugin_for(summary.ruleset).table)
         return prepare(data, early[0] if early else None), prints[0]
     except BaseException:
         for pending in early:

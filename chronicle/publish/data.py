@@ -1,21 +1,26 @@
-"""Load one campaign store into the plain view models the pages need.
+"""Load one campaign store into the public view models the pages need.
 
 Everything is read once, up front, in a handful of queries; the page builders
-never query. Only what is public leaves this module: events with
-``public = False``, secret rolls, order files and rejections are never read;
-the seed appears only once revealed; the epidemic threshold only once the
-campaign is finished; ``GameState.ruleset_data`` (hands, secret traits, working
-notes) is never published. Every list is sorted so that two loads of one
-store give equal views.
+never query. This module is the one place that knows what is secret, and
+only what is public leaves it: events with ``public = False``, secret rolls,
+order files and rejections are never read; the seed appears only once
+revealed; the epidemic threshold only once the campaign is finished. No view
+holds a ``GameState`` or a snapshot: each fact a page shows is copied out of
+the state into a frozen view (``ProvinceView``, ``MarriageView``...), and
+``GameState.ruleset_data`` (hands, secret traits, working notes) is read
+only by a ruleset's own ``TableReader``, the engine's public export. A turn's
+map is decoded when first drawn (``MapSource``), but only into a ``MapView``.
+Every list is sorted so that two loads of one store give equal views.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,10 +29,11 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from adjudicator.state import GameState
+from adjudicator.state import GameState, Province
 from chronicle.campaign import CampaignError, read_inside, read_toml
 from chronicle.models import ArchiveRow, CampaignRow, EventRow, RollRow, TurnRow
 from chronicle.narration.narrator import label_ref
+from chronicle.publish.cache import RenderCache
 from chronicle.publish.errors import PublishError
 from chronicle.store import Store, StoreError, load_snapshot
 
@@ -58,6 +64,115 @@ class EventView:
     @property
     def anchor(self) -> str:
         return f"e{self.turn}-{self.seq}"
+
+
+@dataclass(frozen=True)
+class MarriageView:
+    husband: str
+    wife: str
+    year: int
+
+
+@dataclass(frozen=True)
+class HouseStyle:
+    """A house as the drawings colour it (the colour as the arbiter wrote it)."""
+
+    id: str
+    name: str
+    color: str
+
+
+@dataclass(frozen=True)
+class ProvinceView:
+    """A province at the end of a turn, as the map shows it (RULES.md B1)."""
+
+    id: str
+    name: str
+    kind: str
+    x: float
+    y: float
+    neighbours: tuple[str, ...]
+    controller: str | None
+    capital: bool
+    revolt: bool
+    famine: bool
+
+
+@dataclass(frozen=True)
+class UnitView:
+    """A unit on the board at the end of a turn (disbanded ones are not)."""
+
+    id: str
+    house: str
+    type: str
+    armies: int
+    province: str
+
+
+@dataclass(frozen=True)
+class MapView:
+    """The board at the end of a turn: what its map shows, and nothing else."""
+
+    provinces: tuple[ProvinceView, ...]
+    units: tuple[UnitView, ...]
+    houses: Mapping[str, HouseStyle]
+
+
+class MapSource:
+    """A turn's map, decoded from the turn's snapshot when first asked for.
+
+    A large campaign's snapshots take longer to decode than to publish, and
+    only the maps need them: a map is decoded by the process that draws it,
+    and not at all when its drawing is cached. The snapshot is the whole
+    state, secrets included, so it stays inside: what comes out is a
+    ``MapView``, or a drawing of one.
+    """
+
+    __slots__ = ("_snapshot", "_view")
+
+    def __init__(self, snapshot: bytes, decoded: GameState | None = None) -> None:
+        self._snapshot = snapshot
+        self._view = None if decoded is None else _map_view(decoded)
+
+    def view(self) -> MapView:
+        if self._view is None:
+            self._view = _map_view(load_snapshot(self._snapshot))
+        return self._view
+
+    def drawn(self, draw: Callable[[MapView], str], cache: RenderCache | None,
+              also: str = "") -> str:
+        """``draw(self.view())``, kept in ``cache`` by the hash of the snapshot and ``also``."""
+        key = hashlib.sha256(self._snapshot).hexdigest() + also
+        svg = cache.get(key) if cache is not None else None
+        if svg is None:
+            svg = draw(self.view())
+            if cache is not None:
+                cache.put(key, svg)
+        return svg
+
+
+def _map_view(state: GameState) -> MapView:
+    return MapView(
+        provinces=tuple(_map_province(p) for p in state.provinces.values()),
+        units=tuple(UnitView(id=u.id, house=u.house, type=u.type, armies=u.armies,
+                             province=u.province)
+                    for u in state.units.values() if u.province and u.disbanded is None),
+        houses=_styles(state))
+
+
+def _map_province(p: Province) -> ProvinceView:
+    return ProvinceView(id=p.id, name=p.name, kind=p.kind, x=p.x, y=p.y,
+                        neighbours=tuple(p.neighbours), controller=p.controller,
+                        capital=p.capital, revolt=p.revolt, famine=p.famine)
+
+
+def _styles(state: GameState) -> dict[str, HouseStyle]:
+    return {h.id: HouseStyle(id=h.id, name=h.name, color=h.color) for h in state.houses.values()}
+
+
+#: A ruleset's own public view of the state after a move (the card game's
+#: table), given the move and the campaign's language; the site plug-in names it.
+TableReader = Callable[[GameState, int, str], object]
 
 
 @dataclass(frozen=True)
@@ -193,8 +308,10 @@ class TurnView:
     commentary: str
     defaulted: list[str]
     battles: list[str] = field(default_factory=list)
-    snapshot: bytes = field(default=b"", repr=False)
-    _state: GameState | None = field(default=None, repr=False)
+    #: The board at the end of the turn, for the rulesets that have one.
+    map: MapSource | None = field(default=None, repr=False)
+    #: The ruleset's own public view at the end of the turn (``TableReader``), if any.
+    table: object | None = None
     _rolls: list[RollView] | None = field(default=None, repr=False)
 
     @property
@@ -219,16 +336,6 @@ class TurnView:
         return [(seq, phase, purpose, subject, dice, thrown, total)
                 for (_turn, seq, phase, purpose, subject, dice, _faces, total), thrown
                 in zip(self.roll_rows, faces, strict=True)]
-
-    def state(self) -> GameState:
-        """The state at the end of this turn, decoded on first use only.
-
-        A large campaign's snapshots take longer to decode than to publish, and
-        only the maps need them, so none is decoded unless asked for.
-        """
-        if self._state is None:
-            self._state = load_snapshot(self.snapshot)
-        return self._state
 
 
 @dataclass
@@ -261,7 +368,12 @@ class SiteData:
     turns: list[TurnView]
     battles: dict[str, BattleView]
     wealth: list[WealthView]
-    final: GameState
+    #: The board now (empty for the rulesets without one).
+    provinces: dict[str, ProvinceView]
+    marriages: list[MarriageView]
+    styles: dict[str, HouseStyle]
+    #: The ruleset's own public view now (``TableReader``), if any.
+    table: object | None = None
 
     def person_order(self) -> list[PersonView]:
         return sorted(self.people.values(), key=lambda p: (p.seq, p.id))
@@ -308,7 +420,7 @@ def store_session(folder: Path) -> Iterator[tuple[Session, CampaignRow]]:
 
 @dataclass
 class Lineage:
-    """Who is who: the people, the houses and the final state, without the events.
+    """Who is who: the people, the houses and their marriages, without the events.
 
     Read first, so that a caller can set the genealogies going (they need
     nothing else) while the events and dice, the bulk of a long campaign,
@@ -317,15 +429,19 @@ class Lineage:
     """
 
     campaign: CampaignView
-    final: GameState
     people: dict[str, PersonView]
     houses: dict[str, HouseView]
-    turn_rows: list[TurnRow]
+    marriages: list[MarriageView]
+    styles: dict[str, HouseStyle]
+    turn_rows: list[TurnRow] = field(repr=False)
+    #: The state now: stays in this module (``_assemble`` copies out the public parts).
+    _final: GameState = field(repr=False)
 
 
 def load_campaign(folder: Path, *,
                   on_lineage: Callable[[Lineage], None] | None = None,
-                  alongside: Callable[[], None] | None = None) -> SiteData:
+                  alongside: Callable[[], None] | None = None,
+                  table: TableReader | None = None) -> SiteData:
     """Read the store of the campaign in ``folder`` (one pass, public data only).
 
     ``on_lineage`` (optional) is called with the people and houses as soon
@@ -333,7 +449,8 @@ def load_campaign(folder: Path, *,
     one transaction, so both parts come from the same state of the store.
     ``alongside`` (optional) runs in a thread meanwhile, and is waited for
     before the transaction ends: the store file it sees is the state read
-    (no turn can be committed until then).
+    (no turn can be committed until then). ``table`` (optional) reads the
+    ruleset's own public view of every turn's state and of the last.
     """
     with store_session(folder) as (session, row), _running(alongside):
         turn_rows = list(session.exec(select(TurnRow).order_by(col(TurnRow.number))))
@@ -361,7 +478,7 @@ def load_campaign(folder: Path, *,
                 RollRow.subject, RollRow.dice, RollRow.faces, RollRow.total)
             .where(RollRow.secret == False)  # noqa: E712
             .order_by(col(RollRow.turn), col(RollRow.seq), col(RollRow.id))))
-        return _assemble(folder, lineage, events, rolls)
+        return _assemble(folder, lineage, events, rolls, table)
 
 
 @contextmanager
@@ -419,18 +536,20 @@ def _lineage(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: li
         year=final.year,
     )
     people = _people(final, _renounced(_json_list(list(renunciations))))
-    return Lineage(campaign=campaign, final=final, people=people,
-                   houses=_houses(final, people), turn_rows=turn_rows)
+    return Lineage(campaign=campaign, people=people, houses=_houses(final, people),
+                   marriages=[MarriageView(husband=m.husband, wife=m.wife, year=m.year)
+                              for m in final.marriages],
+                   styles=_styles(final), turn_rows=turn_rows, _final=final)
 
 
 def _assemble(folder: Path, lineage: Lineage, event_rows: Sequence[Any],
-              roll_rows: Sequence[Any]) -> SiteData:
+              roll_rows: Sequence[Any], table: TableReader | None) -> SiteData:
     years = {t.number: t.year for t in lineage.turn_rows}
     # Unpacked in the order load_campaign selects them.
     decoded = _json_list([f"[{payload},{subjects or '[]'},{houses or '[]'}]"
                           for _t, _s, _p, _k, payload, subjects, houses in event_rows])
     events = [_event(e, years, *parsed) for e, parsed in zip(event_rows, decoded, strict=True)]
-    people, final = lineage.people, lineage.final
+    people, final = lineage.people, lineage._final
     _add_lives(people, events)
     battles = _battles(events, {p.id: p.name for p in final.provinces.values()})
     for battle in battles.values():
@@ -440,10 +559,19 @@ def _assemble(folder: Path, lineage: Lineage, event_rows: Sequence[Any],
     wealth = [_wealth(e) for e in events if e.kind == "wealth"]
     wealth.sort(key=lambda w: (w.turn, w.house))
     turns = _turns(folder, lineage.turn_rows, events, roll_rows, battles)
-    if turns:
-        turns[-1]._state = final
+    language = lineage.campaign.language
+    now = table(final, lineage.campaign.turn, language) if table is not None else None
+    for turn, row in zip(turns, lineage.turn_rows, strict=True):
+        last = turn is turns[-1]
+        if final.provinces:
+            turn.map = MapSource(row.snapshot, final if last else None)
+        if table is not None:
+            turn.table = now if last else table(load_snapshot(row.snapshot), turn.number,
+                                                language)
     return SiteData(campaign=lineage.campaign, houses=lineage.houses, people=people,
-                    turns=turns, battles=battles, wealth=wealth, final=final)
+                    turns=turns, battles=battles, wealth=wealth,
+                    provinces={p.id: _map_province(p) for p in final.provinces.values()},
+                    marriages=lineage.marriages, styles=lineage.styles, table=now)
 
 
 def _json_list(texts: list[str]) -> list[Any]:
@@ -625,6 +753,5 @@ def _turns(folder: Path, turn_rows: list[TurnRow], events: list[EventView],
             number=t.number, year=t.year, events=by_turn.get(t.number, []),
             roll_rows=rolls.get(t.number, []), commentary=commentary,
             defaulted=sorted(str(h) for h in json.loads(t.defaulted or "[]")),
-            battles=by_turn_battles.get(t.number, []),
-            snapshot=t.snapshot))
+            battles=by_turn_battles.get(t.number, [])))
     return turns

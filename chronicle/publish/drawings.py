@@ -7,20 +7,19 @@ in other processes while the pages are rendered (``SiteContext.pending``);
 charts and maps are drawn when ``pages.build_svgs`` writes them, by the
 process that writes them (``SiteContext.lazy_svgs``). Each turn's map needs
 that turn's state, the slowest thing to decode in a large campaign, so maps
-are cached by the SHA-256 of the snapshot (and the words), next to the
-Graphviz cache.
+are cached by the SHA-256 of the snapshot (``MapSource.drawn``; and the
+words), next to the Graphviz cache.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 from bisect import bisect_right
 from pathlib import Path
 
 from chronicle.publish import cache, charts, genealogy, mapsvg
 from chronicle.publish.cache import RenderCache
-from chronicle.publish.data import Lineage, TurnView
+from chronicle.publish.data import Lineage, MapSource, MapView, SiteData, TurnView
 from chronicle.publish.i18n import translations
 from chronicle.publish.pages import SiteContext, ruler_title
 
@@ -42,7 +41,7 @@ def prune_caches(folder: Path, before: float) -> int:
     return sum(len(cache.prune(path, before)) for path in found if path is not None)
 
 
-def start_genealogies(lineage: Lineage) -> genealogy.PendingGenealogies:
+def start_genealogies(lineage: Lineage | SiteData) -> genealogy.PendingGenealogies:
     """Set every dynasty's diagrams going from the people alone (``Lineage``).
 
     Called while the rest of the campaign loads: the layouts, a third of a
@@ -58,10 +57,10 @@ def start_genealogies(lineage: Lineage) -> genealogy.PendingGenealogies:
         was_ruler=p.id in rulers, title=ruler_title(_, houses, p))
         for p in sorted(people.values(), key=lambda p: (p.seq, p.id))]
     marriages = [genealogy.TreeMarriage(husband=m.husband, wife=m.wife, year=m.year)
-                 for m in lineage.final.marriages]
+                 for m in lineage.marriages]
     slugs = {p.id: p.slug for p in people.values()}
     return genealogy.start_genealogies(
-        tree, marriages, lineage.final.houses,
+        tree, marriages, lineage.styles,
         lambda pid: f"../people/{slugs[pid]}/index.html" if pid in slugs else None,
         cache_dir=cache_dir(lineage.campaign.folder, "graphviz"))
 
@@ -71,9 +70,7 @@ def add_genealogies(ctx: SiteContext, pending: genealogy.PendingGenealogies | No
     """Name the diagrams in ``ctx``; ``pending``: those ``start_genealogies`` started."""
     if pending is None:
         data = ctx.data
-        pending = start_genealogies(Lineage(campaign=data.campaign, final=data.final,
-                                            people=data.people, houses=data.houses,
-                                            turn_rows=[]))
+        pending = start_genealogies(data)
     for part in pending.parts:
         name = f"genealogy/{part.filename}"
         ctx.genealogies.setdefault(part.dynasty, []).append((name, part.title))
@@ -106,7 +103,7 @@ def living_by_turn(ctx: SiteContext) -> list[tuple[int, str, int]]:
 def add_charts(ctx: SiteContext) -> None:
     data = ctx.data
     _ = ctx._
-    houses = data.final.houses
+    houses = data.styles
     if data.turns:
         ctx.lazy_svgs["charts/population.svg"] = lambda: charts.population_chart(
             living_by_turn(ctx), houses, title=_("Living members"),
@@ -128,7 +125,7 @@ def add_charts(ctx: SiteContext) -> None:
 def add_maps(ctx: SiteContext) -> None:
     """One map per turn, for the rulesets with a board, drawn when written."""
     data = ctx.data
-    if not data.final.provinces:
+    if not data.provinces:
         return
     _ = ctx._
     words = mapsvg.MapLabels(
@@ -140,28 +137,25 @@ def add_maps(ctx: SiteContext) -> None:
     cache = RenderCache(folder, salt=f"{MAP_VERSION} {words!r}") if folder is not None else None
     slugs = {b.id: b.slug for b in data.battles.values()}
 
-    def draw(turn: TurnView) -> str:
+    def draw(turn: TurnView, source: MapSource) -> str:
         battles = [data.battles[b] for b in turn.battles]
-        key = hashlib.sha256(turn.snapshot).hexdigest() + repr(
-            [(b.id, b.slug, b.province) for b in battles])
-        svg = cache.get(key) if cache is not None else None
-        if svg is None:
-            state = turn.state()
-            svg = mapsvg.map_svg(
-                state.provinces.values(),
-                [u for u in state.units.values() if u.province and u.disbanded is None],
+
+        def drawing(board: MapView) -> str:
+            return mapsvg.map_svg(
+                board.provinces, board.units,
                 [mapsvg.MapBattle(id=b.id, province=b.province_id, title=_(
                     "Battle of %(province)s") % {"province": b.province}) for b in battles],
-                state.houses,
+                board.houses,
                 lambda bid: f"../battles/{slugs[bid]}/index.html" if bid in slugs else None,
                 labels=words)
-            if cache is not None:
-                cache.put(key, svg)
-        return svg
+
+        return source.drawn(drawing, cache, repr([(b.id, b.slug, b.province) for b in battles]))
 
     for turn in data.turns:
+        if turn.map is None:
+            continue
         name = f"maps/turn-{turn.number:03d}.svg"
-        ctx.lazy_svgs[name] = functools.partial(draw, turn)
+        ctx.lazy_svgs[name] = functools.partial(draw, turn, turn.map)
         ctx.maps[turn.number] = name
 
 

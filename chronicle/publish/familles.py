@@ -15,15 +15,16 @@ narrator's links to players (``houses/<player>/``) hold::
     <campaign>/tree/move-007.svg           the tree after move 7
 
 Secrecy: every fact shown comes from ``export_familles`` of a stored state
-(``public_table``), the engine's public view, which holds only the cards on
-the table, the number of cards in each hand and, once the game is over, the
-secret traits and scores. Hands and traits never leave that function, and
-private events (draws, the deal) are never loaded (``data``).
+(``public_table``, the plug-in's ``TableReader``, run as the store is
+loaded), the engine's public view, which holds only the cards on the table,
+the number of cards in each hand and, once the game is over, the secret
+traits and scores. Hands and traits never leave that function, and private
+events (draws, the deal) are never loaded (``data``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -86,6 +87,9 @@ class TableView:
     finished: bool
     end: str | None
     winners: tuple[str, ...]
+    #: Traits and sexes as the game's rules show them (``looks``).
+    traits: Mapping[str, Look]
+    sexes: Mapping[str, Look]
 
     def card(self, card: int) -> TableCard | None:
         for placed in self.cards:
@@ -94,7 +98,7 @@ class TableView:
         return None
 
 
-def public_table(state: GameState, move: int) -> TableView:
+def public_table(state: GameState, move: int, language: str) -> TableView:
     """The table of ``state`` through the engine's public export: no hand, no secret."""
     export = export_familles(state)
     cards = tuple(TableCard(
@@ -118,11 +122,13 @@ def public_table(state: GameState, move: int) -> TableView:
         trait_points=points.get(str(p["trait"]), 0) if finished else None,
         penalty=p["penalty"] if finished else None,
         score=p["score"] if finished else None) for p in export["players"])
+    traits, sexes = looks(state, language)
     return TableView(move=move, cards=cards, generations=generations, trait_points=points,
                      players=players, to_move=export["to_move"],
                      draw_pile=int(export["draw_pile"]), current_generation=current,
                      finished=finished, end=export["end"],
-                     winners=tuple(str(w) for w in export["winners"]))
+                     winners=tuple(str(w) for w in export["winners"]),
+                     traits=traits, sexes=sexes)
 
 
 def looks(state: GameState, language: str) -> tuple[dict[str, Look], dict[str, Look]]:
@@ -205,8 +211,8 @@ def prepare(ctx: SiteContext) -> FamillesContext:
     data = ctx.data
     values = {f.name: getattr(ctx, f.name) for f in fields(SiteContext)}
     fctx = FamillesContext(**values)
-    traits, sexes = looks(data.final, data.campaign.language)
-    final = public_table(data.final, data.campaign.turn)
+    final = _table(data.table)
+    traits, sexes = dict(final.traits), dict(final.sexes)
     game = Game(traits=traits, sexes=sexes, table=final)
     words = tree_words(ctx)
     players = {h.id: h.name for h in data.houses.values()}
@@ -221,7 +227,7 @@ def prepare(ctx: SiteContext) -> FamillesContext:
 
     before: TableView | None = None
     for turn in data.turns:
-        table = final if turn is data.turns[-1] else public_table(turn.state(), turn.number)
+        table = _table(turn.table)
         card = next((table.card(int(e.payload["card"])) for e in turn.events
                      if e.kind in PLACING and "card" in e.payload), None)
         name = f"tree/move-{turn.number:03d}.svg"
@@ -233,6 +239,12 @@ def prepare(ctx: SiteContext) -> FamillesContext:
     fctx.game = game
     fctx.narrator = ctx.narrator.with_glossary(glossary(game))
     return fctx
+
+
+def _table(view: object) -> TableView:
+    if not isinstance(view, TableView):
+        raise TypeError("a familles campaign must be loaded with its plug-in's table reader")
+    return view
 
 
 def glossary(game: Game) -> Glossary:
@@ -305,4 +317,5 @@ def _no_early_drawings(_lineage: Lineage) -> None:
     """The card trees are drawn per move as the context is prepared, not early."""
 
 
-PLUGIN = SitePlugin(builders=BUILDERS, prepare=_prepare, start=_no_early_drawings)
+PLUGIN = SitePlugin(builders=BUILDERS, prepare=_prepare, start=_no_early_drawings,
+                    table=public_table)

@@ -126,7 +126,7 @@ def make_context(data: SiteData, *, archive: bool = True) -> SiteContext:
     env = environment(theme_chain(campaign.folder, campaign.theme), campaign.language)
     trans = translations(campaign.language)
     narrator = Narrator(data.people, data.houses, trans.gettext, trans.ngettext,
-                        Glossary(provinces={p.id: p.name for p in data.final.provinces.values()}))
+                        Glossary(provinces={p.id: p.name for p in data.provinces.values()}))
     return SiteContext(data=data, env=env, narrator=narrator,
                        prefix=f"{campaign.slug}/" if archive else "", archive=archive)
 
@@ -416,7 +416,7 @@ def build_battles(ctx: SiteContext, write: Write) -> None:
     render(ctx, write, "battles.html", "battles/index.html", battles=battles)
     for battle in battles:
         render(ctx, write, "battle.html", f"battles/{battle.slug}/index.html", battle=battle,
-               provinces={p.id: p.name for p in ctx.data.final.provinces.values()})
+               provinces={p.id: p.name for p in ctx.data.provinces.values()})
 
 
 def build_wealth(ctx: SiteContext, write: Write) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from chronicle.publish.data import Lineage, SiteData
+from chronicle.publish.data import Lineage, SiteData, TableReader
 from chronicle.publish.genealogy import PendingGenealogies
 from chronicle.publish.pages import SiteContext, Write
 from chronicle.rulesets import descriptor, load_object
@@ -26,11 +26,19 @@ class SitePlugin:
     #: Called once the people are known, before the events are read: sets the
     #: slow drawings going early (or does nothing).
     start: Callable[[Lineage], PendingGenealogies | None]
+    #: The ruleset's own public view of a state (``TurnView.table``), read as the
+    #: store is loaded; None when the pages need none.
+    table: TableReader | None = None
 
 
 def plugin_of(data: SiteData | Lineage) -> SitePlugin:
     """The site plug-in of a loaded campaign's ruleset."""
-    found = load_object(descriptor(data.campaign.ruleset).site)
+    return plugin_for(data.campaign.ruleset)
+
+
+def plugin_for(ruleset: str) -> SitePlugin:
+    """The site plug-in of the ruleset ``ruleset``."""
+    found = load_object(descriptor(ruleset).site)
     if not isinstance(found, SitePlugin):
-        raise TypeError(f"{descriptor(data.campaign.ruleset).site} is not a SitePlugin")
+        raise TypeError(f"{descriptor(ruleset).site} is not a SitePlugin")
     return found
