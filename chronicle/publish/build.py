@@ -134,7 +134,7 @@ def build_campaign(ctx: SiteContext, writer: Writer, base_url: str = "") -> Call
     builders = (*(b for b in pages if b is not build_svgs), build_feed, build_search_index,
                 build_svgs)
     ctx.base_url = base_url
-    for rel, path in static_files(theme_chain(ctx.data.campaign.folder,
+    for rel, path in static_files(theme_chain(Path(ctx.data.campaign.folder),
                                               ctx.data.campaign.theme)).items():
         writer.write(f"{ctx.prefix}static/{rel}", path.read_bytes())
     return run_builders(ctx, builders, writer)

@@ -338,6 +338,31 @@ class TurnView:
                 in zip(self.roll_rows, faces, strict=True)]
 
 
+class Folder:
+    """Where a campaign lies, for the build's own use (``Path(campaign.folder)``).
+
+    Opaque to a template, which sees only public attributes: a ``Path`` there
+    would let a theme read ``secrets.toml`` (``folder.joinpath(...).read_text()``).
+    """
+
+    __slots__ = ("_path",)
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+
+    def __fspath__(self) -> str:
+        return str(self._path)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Folder) and other._path == self._path
+
+    def __hash__(self) -> int:
+        return hash(self._path)
+
+    def __repr__(self) -> str:
+        return "Folder(...)"
+
+
 @dataclass
 class CampaignView:
     slug: str
@@ -345,7 +370,7 @@ class CampaignView:
     ruleset: str
     language: str
     theme: str
-    folder: Path
+    folder: Folder
     start_year: int
     end_year: int | None
     target: int | None
@@ -523,7 +548,7 @@ def _lineage(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: li
         ruleset=row.ruleset,
         language=str(meta.get("language") or row.language or "en"),
         theme=str(meta.get("theme") or "default"),
-        folder=folder,
+        folder=Folder(folder),
         start_year=row.start_year,
         end_year=row.end_year,
         target=row.target,

@@ -62,7 +62,7 @@ def start_genealogies(lineage: Lineage | SiteData) -> genealogy.PendingGenealogi
     return genealogy.start_genealogies(
         tree, marriages, lineage.styles,
         lambda pid: f"../people/{slugs[pid]}/index.html" if pid in slugs else None,
-        cache_dir=cache_dir(lineage.campaign.folder, "graphviz"))
+        cache_dir=cache_dir(Path(lineage.campaign.folder), "graphviz"))
 
 
 def add_genealogies(ctx: SiteContext, pending: genealogy.PendingGenealogies | None = None,
@@ -133,7 +133,7 @@ def add_maps(ctx: SiteContext) -> None:
         legend=_("Legend"), uncontrolled=_("Uncontrolled"), sea=_("Sea"),
         capital=_("Capital"), revolt=_("Revolt"), famine=_("Famine"), battle=_("Battle"),
         armies=_("armies"))
-    folder = cache_dir(data.campaign.folder, "maps")
+    folder = cache_dir(Path(data.campaign.folder), "maps")
     cache = RenderCache(folder, salt=f"{MAP_VERSION} {words!r}") if folder is not None else None
     slugs = {b.id: b.slug for b in data.battles.values()}
 

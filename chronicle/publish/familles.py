@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Any
 
 from adjudicator.rulesets.familles import Familles, export_familles
@@ -216,7 +217,7 @@ def prepare(ctx: SiteContext) -> FamillesContext:
     game = Game(traits=traits, sexes=sexes, table=final)
     words = tree_words(ctx)
     players = {h.id: h.name for h in data.houses.values()}
-    folder = cache_dir(ctx.data.campaign.folder, "graphviz")
+    folder = cache_dir(Path(ctx.data.campaign.folder), "graphviz")
 
     def link(card: TableCard) -> str | None:
         return f"../turns/turn-{card.placed_turn:03d}/index.html" if card.placed_by else None

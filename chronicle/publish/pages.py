@@ -31,6 +31,7 @@ import zlib
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -123,7 +124,7 @@ class SiteContext:
 def make_context(data: SiteData, *, archive: bool = True) -> SiteContext:
     """A campaign's context before its drawings: templates, words and sentences."""
     campaign = data.campaign
-    env = environment(theme_chain(campaign.folder, campaign.theme), campaign.language)
+    env = environment(theme_chain(Path(campaign.folder), campaign.theme), campaign.language)
     trans = translations(campaign.language)
     narrator = Narrator(data.people, data.houses, trans.gettext, trans.ngettext,
                         Glossary(provinces={p.id: p.name for p in data.provinces.values()}))
@@ -196,19 +197,29 @@ def render(ctx: SiteContext, write: Write, template: str, rel: str, **values: An
     root = _root(rel)
     narrator = ctx.narrator
     page = ctx.env.get_template(template).render(
-        ctx=ctx, data=ctx.data, campaign=ctx.data.campaign, root=root,
-        site_root=_site_root(ctx, root),
+        **campaign_wide(ctx, root),
         fragment=lambda name: fragment(ctx, name, root),
         person=lambda pid: narrator.person(pid, root),
         people_list=lambda pids: narrator.people_list(pids, root),
         house=lambda hid: narrator.house(hid, root),
         say=lambda event: narrator.sentence(event, root),
+        cause=narrator.cause,
         **values)
     write(ctx.prefix + rel, page)
 
 
 def _site_root(ctx: SiteContext, root: str) -> str:
     return root + "../" if ctx.archive else root
+
+
+def campaign_wide(ctx: SiteContext, root: str) -> dict[str, Any]:
+    """What every template of a campaign sees: views, never the context itself.
+
+    The context holds the drawings' closures and the templates' environment;
+    a template gets the public views and a few plain values.
+    """
+    return {"data": ctx.data, "campaign": ctx.data.campaign, "root": root,
+            "site_root": _site_root(ctx, root), "archive": ctx.archive, "charts": ctx.charts}
 
 
 def fragment(ctx: SiteContext, template: str, root: str) -> Markup:
@@ -222,8 +233,7 @@ def fragment(ctx: SiteContext, template: str, root: str) -> Markup:
     html = ctx.memo.get(key)
     if html is None:
         html = ctx.memo[key] = Markup(ctx.env.get_template(template).render(
-            ctx=ctx, data=ctx.data, campaign=ctx.data.campaign, root=root,
-            site_root=_site_root(ctx, root)))
+            **campaign_wide(ctx, root)))
     return Markup(html)
 
 
