@@ -61,8 +61,9 @@ def _final_state(folder: Path) -> GameState:
 def reachable(root: object) -> Iterator[tuple[str, object]]:
     """Every (attribute name, value) a template can reach from ``root``.
 
-    Public attributes only (properties included, methods not called); a
-    turn's map is followed through ``view()``, the one way to it.
+    Public attributes only (properties included, methods not called), as the
+    sandboxed template environment allows; a turn's map is followed through
+    ``view()``, the one way to it.
     """
     seen: set[int] = set()
     stack: list[tuple[str, object]] = [("root", root)]
@@ -127,7 +128,12 @@ SECRET_PATHS = [
     "data.final.extra",                                  # the state, as pages once had it
     "data.turns[-1].state()",
     "data.turns[-1].snapshot",
-    "campaign.folder.joinpath('secrets.toml').read_text()",  # secrets.toml lies there
+    "data.turns[-1].map._snapshot",                      # private: refused by the sandbox
+    "data.turns[-1].map.__class__",
+    "data.__class__.__init__.__globals__",               # the way out to the whole program
+    "say.__closure__",
+    "campaign.folder._path",                             # secrets.toml lies there
+    "campaign.folder.joinpath('secrets.toml').read_text()",
     "ctx.data",
 ]
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import jinja2
+import jinja2.sandbox
 
 from chronicle.publish.data import slugify
 from chronicle.publish.errors import PublishError
@@ -54,11 +55,16 @@ _ENVIRONMENTS: dict[tuple[tuple[Path, ...], str], jinja2.Environment] = {}
 
 
 def environment(chain: list[Path], language: str) -> jinja2.Environment:
-    """A Jinja environment per (theme chain, language): templates compile once."""
+    """A Jinja environment per (theme chain, language): templates compile once.
+
+    Sandboxed: a template reaches the public attributes of what it is given
+    and nothing else (no ``_private`` one, no ``__class__`` or
+    ``__globals__`` leading out of the views to the rest of the program).
+    """
     key = (tuple(chain), language)
     env = _ENVIRONMENTS.get(key)
     if env is None:
-        env = jinja2.Environment(
+        env = jinja2.sandbox.SandboxedEnvironment(
             loader=LayerLoader([str(p / "templates") for p in chain]),
             autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
             lstrip_blocks=True, auto_reload=False, cache_size=-1,
