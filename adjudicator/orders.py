@@ -15,6 +15,9 @@ from typing import TypeVar
 
 MAX_LINE = 500
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# int() also reads "３", "٣" and "1_000"; a number in an order is written in ASCII
+# digits, so that it reads the same to every player and to the arbiter.
+_WHOLE = re.compile(r"-?[0-9]+")
 
 T = TypeVar("T", bound="Order")
 
@@ -36,6 +39,10 @@ class Rejection:
     text: str
     reason: str
     house: str | None = None
+
+    def __post_init__(self) -> None:
+        # A reason quotes player text too; it must read as it is, like the echoed line.
+        object.__setattr__(self, "reason", visible(self.reason))
 
     def __str__(self) -> str:
         if self.line:
@@ -171,10 +178,9 @@ class Cursor:
 
     def integer(self, what: str, low: int | None = None, high: int | None = None) -> int:
         tok = self.next(what)
-        try:
-            value = int(tok.text)
-        except ValueError:
-            raise OrderSyntaxError(f"{what} must be a whole number, not {tok.text!r}") from None
+        value = whole_number(tok.text)
+        if value is None:
+            raise OrderSyntaxError(f"{what} must be a whole number, not {tok.text!r}")
         if (low is not None and value < low) or (high is not None and value > high):
             bounds = f"{low} to {high}" if high is not None else f"at least {low}"
             raise OrderSyntaxError(f"{what} must be {bounds}, not {value}")
@@ -218,6 +224,11 @@ class Grammar:
         order = rule(cursor)
         cursor.done()
         return order
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as an integer written in ASCII digits, or None."""
+    return int(text) if _WHOLE.fullmatch(text) else None
 
 
 def visible(text: str) -> str:

@@ -400,38 +400,46 @@ class GameState:
     def find_person(self, ref_or_name: str) -> Person | None:
         """A person by reference number (any dynasty), unique name or id.
 
-        Exact matches win over case-insensitive ones. The index grows with the
+        Names and ids are found whatever their case; reference numbers only as
+        written, since case is what tells a son's line from a daughter's
+        (``E1A00`` and ``E1a00`` are two people, A3). The index grows with the
         persons dict (people are only ever added, at its end); a hit is
         re-checked because a renunciation removes a number without adding anyone.
         """
-        exact, folded = self._people_index()
+        exact, folded, _ = self._people_index()
         pid = exact.get(ref_or_name)
         if pid is not None:
             person = self.persons[pid]
             if ref_or_name in (person.name, person.id) or ref_or_name in person.refs.values():
                 return person
-        for table, key in ((exact, ref_or_name), (folded, ref_or_name.lower())):
-            pid = table.get(key)
-            if pid is None:
-                continue
+        pid = folded.get(ref_or_name.lower())
+        if pid is not None:
             person = self.persons[pid]
-            held = {person.name, person.id, *person.refs.values()}
-            if ref_or_name in held or ref_or_name.lower() in {h.lower() for h in held}:
+            if ref_or_name.lower() in (person.name.lower(), person.id.lower()):
                 return person
         return None
 
-    def _people_index(self) -> tuple[dict[str, str], dict[str, str]]:
-        cache = self.caches.setdefault("people_index", [0, {}, {}])
-        count, exact, folded = cache
+    def ref_like(self, token: str) -> str | None:
+        """A reference number held now that differs from ``token`` only in case."""
+        _, _, refs = self._people_index()
+        folded = token.lower()
+        return next((ref for pid in refs.get(folded, ()) for ref in self.persons[pid].refs.values()
+                     if ref.lower() == folded), None)
+
+    def _people_index(self) -> tuple[dict[str, str], dict[str, str], dict[str, list[str]]]:
+        cache = self.caches.setdefault("people_index", [0, {}, {}, {}])
+        count, exact, folded, refs = cache
         if count < len(self.persons):
             for person in itertools.islice(self.persons.values(), count, None):
                 exact.setdefault(person.id, person.id)
                 folded.setdefault(person.id.lower(), person.id)
-                for key in (person.name, *person.refs.values()):
-                    exact[key] = person.id  # numbers and names beat ids
-                    folded.setdefault(key.lower(), person.id)
+                exact[person.name] = person.id  # names and numbers beat ids
+                folded.setdefault(person.name.lower(), person.id)
+                for ref in person.refs.values():
+                    exact[ref] = person.id
+                    refs.setdefault(ref.lower(), []).append(person.id)
             cache[0] = len(self.persons)
-        return exact, folded
+        return exact, folded, refs
 
     def current_marriage(self, pid: str) -> Marriage | None:
         for marriage in reversed(self.open_marriages()):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adjudicator.events import Birth, BirthAttempts
 from adjudicator.rulesets.base import TurnContext
-from adjudicator.rulesets.dynasty.lookup import controls, find
+from adjudicator.rulesets.dynasty.lookup import controls, find, unknown_person
 from adjudicator.rulesets.dynasty.orders import BirthOrder, NameOrder
 from adjudicator.rulesets.dynasty.people import (
     add_person,
@@ -61,7 +61,7 @@ def check_birth(state: GameState, house: str, order: BirthOrder, year: int,
                 f"{rules.max_attempts}, not {order.attempts}")
     person = find(state, order.person)
     if person is None:
-        return f"nobody is called {order.person!r}"
+        return unknown_person(state, order.person)
     marriage = state.current_marriage(person.id)
     if marriage is None:
         return f"{person.name} is not married"

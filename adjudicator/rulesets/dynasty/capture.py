@@ -5,7 +5,7 @@ from __future__ import annotations
 from adjudicator.events import Capture, CaptureEscaped, PrisonerKept, PrisonerReleased
 from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext
-from adjudicator.rulesets.dynasty.lookup import find
+from adjudicator.rulesets.dynasty.lookup import find, unknown_person
 from adjudicator.rulesets.dynasty.orders import PayRansomOrder, PrisonerOrder, RetreatOrder
 from adjudicator.rulesets.dynasty.people import dynasty_rules, kill
 from adjudicator.state import GameState, Person, Unit
@@ -57,7 +57,7 @@ def check_retreat(state: GameState, order: RetreatOrder) -> str | None:
 def check_prisoner(state: GameState, house: str, order: PrisonerOrder | PayRansomOrder) -> str | None:
     person = find(state, order.person)
     if person is None:
-        return f"nobody is called {order.person!r}"
+        return unknown_person(state, order.person)
     if person.died is not None:
         return f"{person.name} is dead"
     if person.prisoner_of is None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from adjudicator.events import Assignment
 from adjudicator.rulesets.base import TurnContext
-from adjudicator.rulesets.dynasty.lookup import controls, find
+from adjudicator.rulesets.dynasty.lookup import controls, find, unknown_person
 from adjudicator.rulesets.dynasty.orders import AssignOrder, LendOrder
 from adjudicator.rulesets.dynasty.people import dynasty_rules
 from adjudicator.state import GameState, Person, Sex, Unit
@@ -91,7 +91,7 @@ def check_assign(state: GameState, house: str, order: AssignOrder | LendOrder, a
                  voluntary_age: int) -> str | None:
     person = find(state, order.person)
     if person is None:
-        return f"nobody is called {order.person!r}"
+        return unknown_person(state, order.person)
     if not controls(house, person) and isinstance(order, AssignOrder):
         return f"{person.name} does not belong to this house"
     if person.sex != Sex.MALE:

@@ -27,3 +27,10 @@ def label(person: Person) -> str:
     """How the reports name a person: reference number and name."""
     refs = sorted(person.refs.values())
     return f"{refs[0]} {person.name}" if refs else person.name
+
+
+def unknown_person(state: GameState, token: str) -> str:
+    """The reason for a person not found, with the number meant if only its case is wrong."""
+    meant = state.ref_like(token)
+    hint = f"; did you mean {meant}?" if meant else ""
+    return f"nobody is called {token!r}{hint}"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from adjudicator.events import MinorNobleCreated, Renunciation, Wedding
 from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext
-from adjudicator.rulesets.dynasty.lookup import controls, find, find_dynasty
+from adjudicator.rulesets.dynasty.lookup import controls, find, find_dynasty, unknown_person
 from adjudicator.rulesets.dynasty.orders import MarryOrder, RenounceOrder
 from adjudicator.rulesets.dynasty.people import (
     add_person,
@@ -40,7 +40,7 @@ def check_marriage(state: GameState, house: str, order: MarryOrder, age_year: in
     """Checks one side's line can stand on its own; agreement is checked later."""
     first = find(state, order.first)
     if first is None:
-        return f"nobody is called {order.first!r}"
+        return unknown_person(state, order.first)
     people = [first]
     if order.second is None:
         if not minor_allowed:
@@ -48,7 +48,7 @@ def check_marriage(state: GameState, house: str, order: MarryOrder, age_year: in
     else:
         second = find(state, order.second)
         if second is None:
-            return f"nobody is called {order.second!r}"
+            return unknown_person(state, order.second)
         if second.id == first.id:
             return "a person cannot marry themselves"
         people.append(second)
@@ -245,7 +245,7 @@ def _renounce(ctx: TurnContext, person: Person, dynasty: str) -> None:
 def check_renounce(state: GameState, house: str, order: RenounceOrder) -> str | None:
     person = find(state, order.person)
     if person is None:
-        return f"nobody is called {order.person!r}"
+        return unknown_person(state, order.person)
     if not controls(house, person):
         return f"{person.name} does not belong to this house"
     if person.died is not None:

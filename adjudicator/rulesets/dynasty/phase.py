@@ -7,7 +7,7 @@ from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty.births import run_births
 from adjudicator.rulesets.dynasty.capture import run_prisoners, run_retreats
 from adjudicator.rulesets.dynasty.command import run_assignments
-from adjudicator.rulesets.dynasty.lookup import find
+from adjudicator.rulesets.dynasty.lookup import find, unknown_person
 from adjudicator.rulesets.dynasty.marriage import run_marriages, run_renunciations
 from adjudicator.rulesets.dynasty.orders import KillOrder, RetreatOrder
 from adjudicator.rulesets.dynasty.people import kill
@@ -26,7 +26,7 @@ def run_arbiter(ctx: TurnContext) -> None:
         if isinstance(order, KillOrder):
             person = find(ctx.state, order.person)
             if person is None:
-                ctx.reject(ARBITER, order, f"nobody is called {order.person!r}")
+                ctx.reject(ARBITER, order, unknown_person(ctx.state, order.person))
             elif person.died is not None:
                 ctx.reject(ARBITER, order, f"{person.name} is already dead")
             else:

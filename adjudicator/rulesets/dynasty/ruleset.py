@@ -12,7 +12,7 @@ from adjudicator.rulesets.base import Ruleset, TurnContext, TurnResult
 from adjudicator.rulesets.dynasty.births import check_birth
 from adjudicator.rulesets.dynasty.capture import check_prisoner, check_ransoms, check_retreat
 from adjudicator.rulesets.dynasty.command import check_assign, unit_command_value
-from adjudicator.rulesets.dynasty.lookup import find
+from adjudicator.rulesets.dynasty.lookup import find, unknown_person
 from adjudicator.rulesets.dynasty.marriage import check_agreements, validate_sheet_marriages
 from adjudicator.rulesets.dynasty.orders import (
     ARBITER_GRAMMAR,
@@ -101,7 +101,7 @@ class DynastyRuleset(Ruleset):
         if isinstance(order, NameOrder):
             parent = find(state, order.parent)
             if parent is None:
-                return f"nobody is called {order.parent!r}"
+                return unknown_person(state, order.parent)
             for name in order.names:
                 if name.lower() in used_names(state):
                     return f"the name {name!r} is already taken (names are unique)"
@@ -113,7 +113,7 @@ class DynastyRuleset(Ruleset):
             if isinstance(order, KillOrder):
                 person = find(state, order.person)
                 if person is None:
-                    reason = f"nobody is called {order.person!r}"
+                    reason = unknown_person(state, order.person)
                 elif person.died is not None:
                     reason = f"{person.name} is already dead"
             elif isinstance(order, RetreatOrder):

@@ -58,12 +58,14 @@ def _descendant(cursor: Cursor) -> Order:
     if not rest or any(t.quoted for t in rest):
         raise OrderSyntaxError("name the couple as two card numbers, e.g. '4+17'")
     parts = "".join(t.text for t in rest).split("+")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    # isdigit alone admits "²" and "３", which int() then reads or chokes on.
+    parents = tuple(int(p) for p in parts if p.isascii() and p.isdigit())
+    if len(parts) != 2 or len(parents) != 2:
         raise OrderSyntaxError(
             f"name the couple as two card numbers joined by '+', e.g. '4+17', not "
             f"{' '.join(t.text for t in rest)!r}")
     return Descendant(line=cursor.line, text=cursor.text, card=card,
-                      parents=(int(parts[0]), int(parts[1])))
+                      parents=(parents[0], parents[1]))
 
 
 @GRAMMAR.rule("pass")
