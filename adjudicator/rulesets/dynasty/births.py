@@ -88,9 +88,6 @@ def run_births(ctx: TurnContext) -> dict[str, int]:
                 person = find(state, order.person)
                 marriage = state.current_marriage(person.id) if person else None
                 if marriage is not None:
-                    if marriage.id in ordered:
-                        ctx.reject(house, order, "this couple's attempts are already ordered")
-                        continue
                     ordered[marriage.id] = (rules.default_attempts if order.attempts is None
                                           else order.attempts, house)
             elif isinstance(order, NameOrder):

@@ -28,6 +28,7 @@ from adjudicator.rulesets.dynasty.orders import (
 )
 from adjudicator.rulesets.dynasty.people import dynasty_rules, used_names
 from adjudicator.rulesets.dynasty.phase import ARBITER, run_dynasty_phase
+from adjudicator.rulesets.dynasty.repeats import refuse_repeats
 from adjudicator.rulesets.dynasty.setup import SPEC_FIELDS, build_state
 from adjudicator.rulesets.dynasty.template import dynasty_template
 from adjudicator.state import GameState, Unit
@@ -86,6 +87,7 @@ class DynastyRuleset(Ruleset):
                 if reason:
                     sheet.orders.remove(order)
                     sheet.reject(order, reason)
+        refuse_repeats(state, sheets)
 
     def check_order(self, state: GameState, house: str, order: object, year: int) -> str | None:
         """Static legality of one order; subclasses extend for their own orders."""
