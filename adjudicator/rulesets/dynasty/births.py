@@ -10,12 +10,12 @@ from adjudicator.rulesets.dynasty.people import (
     add_person,
     dynasty_rules,
     give_traits,
+    name_taken,
     new_person_id,
     next_name,
     roll_traits,
-    used_names,
 )
-from adjudicator.rulesets.dynasty.refs import number_child
+from adjudicator.rulesets.dynasty.refs import alphabet_spent, number_child
 from adjudicator.rulesets.dynasty.rules import DynastyRules
 from adjudicator.state import GameState, Marriage, Person, Sex
 
@@ -143,14 +143,14 @@ def _chosen_names(ctx: TurnContext, marriage: Marriage, sexes: list[Sex],
     boys = [i for i, sex in enumerate(sexes) if sex == Sex.MALE]
     girls = [i for i, sex in enumerate(sexes) if sex != Sex.MALE]
     plan = [(boys, "son"), (girls, "daughter"), (boys, "newborn"), (girls, "newborn")]
-    used = used_names(ctx.state)
     for children, kind in plan:
         for index in children:
             queue = queues[kind]
             while chosen[index] is None and queue:
                 name, house, order = queue.pop(0)
-                if name.lower() in used or name in chosen:
-                    ctx.reject(house, order, f"the name {name!r} is already taken")
+                taken = name_taken(ctx.state, name, chosen)
+                if taken:
+                    ctx.reject(house, order, taken)
                 else:
                     chosen[index] = name
     return chosen
@@ -173,7 +173,7 @@ def _bear(ctx: TurnContext, marriage: Marriage, sex: Sex, chosen: str | None,
     spent = number_child(state, child)
     for dynasty_id in spent:
         ctx.notify(dynasty_id, f"{name} could take no reference number in {dynasty_id}: "
-                               "the parent's alphabet is spent")
+                               f"{alphabet_spent(state.houses[dynasty_id].law, sex)}")
     ctx.emit(Birth(phase="births", person=child.id, father=father.id, mother=mother.id,
                    dynasty=dynasty, court=child.court, attempt=attempt))
     return child

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from adjudicator.orders import Cursor, Grammar, OrderSyntaxError
 from adjudicator.orders import Order as _Order
+from adjudicator.rulesets.dynasty.names import name_key
 
 MINOR = "minor-nobility"
 
@@ -180,7 +181,7 @@ def _name(c: Cursor) -> NameOrder:
         if not all(ch.isalpha() or ch in " '-." for ch in name):
             raise OrderSyntaxError(
                 "a name may hold only letters, spaces, apostrophes, hyphens and dots")
-    if len({n.lower() for n in names}) < len(names):
+    if len({name_key(n) for n in names}) < len(names):
         raise OrderSyntaxError("the same name is given twice")
     return NameOrder(line=c.line, text=c.text, parent=parent, which=which, names=tuple(names))
 

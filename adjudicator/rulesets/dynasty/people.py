@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from adjudicator.events import Death
 from adjudicator.rulesets.base import TurnContext, typed_tables
+from adjudicator.rulesets.dynasty.names import name_key
 from adjudicator.rulesets.dynasty.rules import DynastyRules
 from adjudicator.state import GameState, Person, Sex
 
@@ -47,12 +48,28 @@ def name_list(rules: Mapping[str, Any], dynasty: str | None, sex: Sex) -> Sequen
     return _GENERIC_MALE if sex == Sex.MALE else _GENERIC_FEMALE
 
 
-def used_names(state: GameState) -> set[str]:
+def used_names(state: GameState) -> dict[str, str]:
+    """Every name in the chronicle, by its ``name_key``."""
     used = state.caches.get("used_names")
-    if not isinstance(used, set):
-        used = {p.name.lower() for p in state.persons.values()}
+    if not isinstance(used, dict):
+        used = {}
+        for p in state.persons.values():
+            used.setdefault(name_key(p.name), p.name)
         state.caches["used_names"] = used
     return used
+
+
+def name_taken(state: GameState, name: str, also: Iterable[str | None] = ()) -> str | None:
+    """Why ``name`` cannot be given: it is, or looks like, a name in the chronicle or
+    one of ``also`` (names being given at the same time)."""
+    key = name_key(name)
+    taken = used_names(state).get(key) or next(
+        (other for other in also if other is not None and name_key(other) == key), None)
+    if taken is None:
+        return None
+    if taken.casefold() == name.casefold():
+        return f"the name {name!r} is already taken (names are unique)"
+    return f"the name {name!r} looks like {taken!r}, which is taken (names are unique)"
 
 
 def roman(number: int) -> str:
@@ -87,7 +104,7 @@ def next_name(state: GameState, rules: Mapping[str, Any], dynasty: str | None, s
     listed = name_list(rules, dynasty, sex)
     key = f"{dynasty or MINOR_NOBILITY}:{sex}"
     index = state.name_cursors.get(key, 0)
-    while _candidate(listed, index).lower() in used:
+    while name_key(_candidate(listed, index)) in used:
         index += 1
     state.name_cursors[key] = index
     return _candidate(listed, index)
@@ -96,7 +113,7 @@ def next_name(state: GameState, rules: Mapping[str, Any], dynasty: str | None, s
 def add_person(state: GameState, person: Person) -> Person:
     person.seq = state.allocate_seq()
     state.persons[person.id] = person
-    used_names(state).add(person.name.lower())
+    used_names(state).setdefault(name_key(person.name), person.name)
     return person
 
 

@@ -47,6 +47,17 @@ def child_char(law: Law, sex: Sex, issued: list[int]) -> str | None:
     return chars[index] if index < len(chars) else None
 
 
+def alphabet_spent(law: Law, sex: Sex) -> str:
+    """Why a child has no number: each child takes one character, and the parent's are used."""
+    if law == Law.ABSOLUTE:
+        whom = f"{len(SON_CHARS)} children"
+    elif sex == Sex.MALE:
+        whom = f"{len(SON_CHARS)} sons"
+    else:
+        whom = f"{len(DAUGHTER_CHARS)} daughters"
+    return f"the parent has numbered {whom}, every character there is (A3)"
+
+
 def _count_issue(law: Law, sex: Sex, issued: list[int]) -> None:
     if law == Law.ABSOLUTE or sex == Sex.MALE:
         issued[_ALL] += 1

@@ -26,7 +26,7 @@ from adjudicator.rulesets.dynasty.orders import (
     PrisonerOrder,
     RetreatOrder,
 )
-from adjudicator.rulesets.dynasty.people import dynasty_rules, used_names
+from adjudicator.rulesets.dynasty.people import dynasty_rules, name_taken
 from adjudicator.rulesets.dynasty.phase import ARBITER, run_dynasty_phase
 from adjudicator.rulesets.dynasty.repeats import refuse_repeats
 from adjudicator.rulesets.dynasty.setup import SPEC_FIELDS, build_state
@@ -105,8 +105,9 @@ class DynastyRuleset(Ruleset):
             if parent is None:
                 return unknown_person(state, order.parent)
             for name in order.names:
-                if name.lower() in used_names(state):
-                    return f"the name {name!r} is already taken (names are unique)"
+                taken = name_taken(state, name)
+                if taken:
+                    return taken
         return None
 
     def _validate_arbiter(self, state: GameState, sheet: OrderSheet) -> None:

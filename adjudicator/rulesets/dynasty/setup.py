@@ -8,8 +8,9 @@ from typing import Any
 from adjudicator.dice import Dice
 from adjudicator.errors import SetupError
 from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.dynasty.names import name_key
 from adjudicator.rulesets.dynasty.people import add_person, dynasty_rules, slugify
-from adjudicator.rulesets.dynasty.refs import founder_ref, number_child, ruler_of
+from adjudicator.rulesets.dynasty.refs import alphabet_spent, founder_ref, number_child, ruler_of
 from adjudicator.rulesets.dynasty.succession import crown
 from adjudicator.rulesets.dynasty.survival import draw_threshold
 from adjudicator.state import GameState, House, Law, Marriage, Person, Sex, Unit
@@ -81,7 +82,7 @@ def _houses(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
 
 def _persons(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
     ids: set[str] = set()
-    names: set[str] = set()
+    names: dict[str, str] = {}
     for i, entry in enumerate(entries):
         if not isinstance(entry, Mapping):
             raise SetupError(f"[[person]] number {i + 1} is not a table")
@@ -92,10 +93,14 @@ def _persons(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
         _require("person", i, entry, "born", int)
         if sex not in ("M", "F"):
             raise SetupError(f"{_where('person', i, entry)}: sex must be 'M' or 'F'")
-        if pid in ids or name.lower() in names:
+        if pid in ids:
             raise SetupError(f"{_where('person', i, entry)}: ids and names must be unique")
+        key = name_key(name)
+        if key in names:
+            raise SetupError(f"{_where('person', i, entry)}: ids and names must be unique, "
+                             f"and {name!r} reads as {names[key]!r}")
+        names[key] = name
         ids.add(pid)
-        names.add(name.lower())
         for key in ("constitution", "command", "ruse"):
             value = entry.get(key, 0)
             if not isinstance(value, int) or not -3 <= value <= 3:
@@ -132,7 +137,12 @@ def _persons(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
                 raise SetupError(f"{_where('person', i, entry)}: {dynasty} has two founders")
             person.refs[dynasty] = founder_ref(state.houses[dynasty].letter)
         else:
-            number_child(state, person)
+            spent = number_child(state, person)
+            if spent:
+                law = state.houses[spent[0]].law
+                raise SetupError(f"{_where('person', i, entry)}: {person.name} can take no "
+                                 f"reference number in {spent[0]}: "
+                                 f"{alphabet_spent(law, person.sex)}")
 
 
 def _marriages(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
