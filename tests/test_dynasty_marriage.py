@@ -129,7 +129,7 @@ def test_a7_one_spouse_at_a_time() -> None:
     ctx, found = _marry(england="marry E1100 to F1a00\nmarry E1100 to F1b00\n",
                         france="marry F1a00 to E1100\nmarry F1b00 to E1100\n")
     assert len([e for e in ctx.events if isinstance(e, Wedding)]) == 1
-    assert any("already married" in r for r in reasons(ctx.sheets["england"]))
+    assert any("is already declared on line 2" in r for r in reasons(ctx.sheets["england"]))
     _, found = _marry(england="marry E1000 to F1a00\n")
     assert "already married" in reasons(found["england"])[0]
 

@@ -44,8 +44,8 @@ def _subjects(state: GameState, house: str, order: Order) -> list[tuple[Subject,
     if isinstance(order, MarryOrder):
         found = [find(state, who) for who in (order.first, order.second) if who is not None]
         subjects: list[tuple[Subject, str]] = [
-            (("marry", house, p.id), f"{p.name} is already married") for p in found
-            if p is not None]
+            (("marry", house, p.id), f"a marriage of {p.name} is already declared")
+            for p in found if p is not None]
         for who, dynasty in order.renounce:
             subjects += _renunciation(state, house, who, dynasty)
         return subjects
