@@ -51,7 +51,9 @@ def _subjects(state: GameState, house: str, order: Order) -> list[tuple[Subject,
         return subjects
     if isinstance(order, RenounceOrder):
         return _renunciation(state, house, order.person, order.dynasty)
-    person = find(state, getattr(order, "person", ""))
+    if not isinstance(order, BirthOrder | AssignOrder | LendOrder | PrisonerOrder | KillOrder):
+        return []
+    person = find(state, order.person)
     if person is None:
         return []
     if isinstance(order, BirthOrder):
@@ -62,16 +64,15 @@ def _subjects(state: GameState, house: str, order: Order) -> list[tuple[Subject,
         return [(("command", house, person.id), f"{person.name}'s command is already ordered")]
     if isinstance(order, PrisonerOrder):
         return [(("prisoner", house, person.id), f"{person.name}'s fate is already ordered")]
-    if isinstance(order, KillOrder):
-        return [(("kill", person.id), f"{person.name}'s death is already ordered")]
-    return []
+    return [(("kill", person.id), f"{person.name}'s death is already ordered")]
 
 
 def refuse_repeats(state: GameState, sheets: dict[str, OrderSheet]) -> None:
     """Refuse every line that orders again what an earlier line ordered.
 
     Files are read in house order, as the turn reads them, so the line kept is
-    the one the turn would have acted on.
+    the one the turn would have acted on (for a couple ordered by both spouses'
+    houses, the house whose id sorts first, as docs/orders.md says).
     """
     first: dict[Subject, tuple[OrderSheet, Order]] = {}
     for _, sheet in sorted(sheets.items()):
@@ -84,7 +85,8 @@ def refuse_repeats(state: GameState, sheets: dict[str, OrderSheet]) -> None:
                 first.update((s, (sheet, order)) for s, _ in subjects)
                 continue
             earlier_sheet, earlier = first[repeated[0]]
-            where = (f"line {earlier.line}" if earlier_sheet is sheet
-                     else f"{earlier_sheet.file}:{earlier.line}")
+            # Another house's file is its own business: only that it came first is told.
+            where = (f"on line {earlier.line}" if earlier_sheet is sheet
+                     else "by another house")
             sheet.orders.remove(order)
-            sheet.reject(order, f"{repeated[1]} on {where}")
+            sheet.reject(order, f"{repeated[1]} {where}")
