@@ -82,7 +82,8 @@ def test_orders_check_refuses_what_adjudicate_refuses_without_dice(camp: Path) -
     """DESIGN.md "Command line": `check` parses "and validate[s] the next turn's orders".
     Issue "Orders": "`check` must refuse everything `adjudicate` will refuse without dice:
     duplicate `birth`, `assign` or `marry` lines, two `renounce` lines ... Their reasons
-    must say what is wrong, not 'nobody is called …'." """
+    must say what is wrong, not 'nobody is called …'." A loan, like a marriage, needs both
+    houses' lines (A8), which the files alone show."""
     write_orders(camp, 1, "england", "house england\n"
                  "birth E1000\n"
                  'birth "Queen of England" attempts 2\n'
@@ -91,7 +92,8 @@ def test_orders_check_refuses_what_adjudicate_refuses_without_dice(camp: Path) -
                  "marry E1100 to F1a00\n"
                  "marry F1a00 to E1100\n"
                  "renounce E1a00 in E\n"
-                 "renounce E1a00 in E\n")
+                 "renounce E1a00 in E\n"
+                 "lend E1000 to F-1\n")
     write_orders(camp, 1, "france", "house france\nmarry F1a00 to E1100\n")
     checked = run("check", camp)
     assert checked.exit_code == 1, checked.output
@@ -102,7 +104,8 @@ def test_orders_check_refuses_what_adjudicate_refuses_without_dice(camp: Path) -
                  "england.orders:7: marry F1a00 to E1100: a marriage of Blanche is already declared "
                  "on line 6",
                  "england.orders:9: renounce E1a00 in E: Alice's renunciation in House England "
-                 "is already ordered on line 8"):
+                 "is already ordered on line 8",
+                 "england.orders:10: lend E1000 to F-1: france did not declare this loan"):
         assert line in checked.output
     assert "nobody is called" not in checked.output
 

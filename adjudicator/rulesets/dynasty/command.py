@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.events import Assignment
+from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty.lookup import controls, find, unknown_person
 from adjudicator.rulesets.dynasty.orders import AssignOrder, LendOrder
@@ -112,6 +113,33 @@ def check_assign(state: GameState, house: str, order: AssignOrder | LendOrder, a
     return None
 
 
+def undeclared_loan(person: Person, unit: Unit, houses: set[str]) -> str | None:
+    """Why a loan declared by ``houses`` is not agreed: A8, both houses declare it."""
+    needed = {person.dynasty, unit.house}
+    if needed <= houses:
+        return None
+    missing = sorted(h for h in needed - houses if h)
+    return f"{', '.join(missing)} did not declare this loan (A8: both houses declare it)"
+
+
+def check_loans(state: GameState, sheets: dict[str, OrderSheet]) -> None:
+    """Refuse, in ``check``, the loans the other house did not declare."""
+    loans: dict[tuple[str, str], list[tuple[OrderSheet, LendOrder]]] = {}
+    for _, sheet in sorted(sheets.items()):
+        for order in sheet.of_type(LendOrder):
+            person = find(state, order.person)
+            if person is not None and order.unit in state.units:
+                loans.setdefault((person.id, order.unit), []).append((sheet, order))
+    for (pid, uid), lines in sorted(loans.items()):
+        reason = undeclared_loan(state.persons[pid], state.units[uid],
+                                 {sheet.house for sheet, _ in lines})
+        if reason is None:
+            continue
+        for sheet, order in lines:
+            sheet.orders.remove(order)
+            sheet.reject(order, reason)
+
+
 def _place(ctx: TurnContext, person: Person, unit: Unit, *, automatic: bool,
            lent_by: str | None = None) -> None:
     unit.commanders.append(person.id)
@@ -173,10 +201,8 @@ def _settle_loan(ctx: TurnContext, pid: str, uid: str,
     reason = check_assign(state, first_house, first, ctx.age(person.born), dyn.voluntary_age)
     if reason is None and not has_room(ctx.rules, unit):
         reason = f"{unit.id} has no room for another commander"
-    needed = {person.dynasty, unit.house}
-    if reason is None and not needed <= {h for h, _ in lines}:
-        missing = sorted(h for h in needed - {h for h, _ in lines} if h)
-        reason = f"{', '.join(missing)} did not declare this loan (A8: both houses declare it)"
+    if reason is None:
+        reason = undeclared_loan(person, unit, {h for h, _ in lines})
     if reason:
         for house, order in lines:
             ctx.reject(house, order, reason)

@@ -11,7 +11,7 @@ from adjudicator.orders import Grammar, OrderSheet
 from adjudicator.rulesets.base import Ruleset, TurnContext, TurnResult
 from adjudicator.rulesets.dynasty.births import check_birth
 from adjudicator.rulesets.dynasty.capture import check_prisoner, check_ransoms, check_retreat
-from adjudicator.rulesets.dynasty.command import check_assign, unit_command_value
+from adjudicator.rulesets.dynasty.command import check_assign, check_loans, unit_command_value
 from adjudicator.rulesets.dynasty.lookup import find, unknown_person
 from adjudicator.rulesets.dynasty.marriage import check_agreements, validate_sheet_marriages
 from adjudicator.rulesets.dynasty.orders import (
@@ -64,6 +64,7 @@ class DynastyRuleset(Ruleset):
         if across_files:
             live = {h: s for h, s in sheets.items() if not s.refused}
             check_agreements(state, live)
+            check_loans(state, live)
             check_ransoms(state, live)
 
     def validate_lines(self, state: GameState, sheets: dict[str, OrderSheet]) -> None:
