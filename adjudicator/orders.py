@@ -18,6 +18,11 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # int() also reads "３", "٣" and "1_000"; a number in an order is written in ASCII
 # digits, so that it reads the same to every player and to the arbiter.
 _WHOLE = re.compile(r"-?[0-9]+")
+# Unicode's default-ignorable letters and marks: drawn as nothing, yet printable
+# to str.isprintable (fillers, the grapheme joiner, variation selectors).
+_IGNORABLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0"
+                       + "".join(map(chr, [*range(0x180B, 0x1810), *range(0xFE00, 0xFE10),
+                                           *range(0xE0100, 0xE01F0)])))
 
 T = TypeVar("T", bound="Order")
 
@@ -231,16 +236,21 @@ def whole_number(text: str) -> int | None:
     return int(text) if _WHOLE.fullmatch(text) else None
 
 
+def hidden(ch: str) -> bool:
+    """Whether ``ch`` is there but not seen: a control, a format character such
+    as a bidi override, a separator other than the space, or a default ignorable."""
+    return not ch.isprintable() or ch in _IGNORABLE
+
+
 def visible(text: str) -> str:
-    """``text`` with invisible format characters spelled out.
+    """``text`` with its hidden characters spelled out.
 
     A line echoed in an error message must read as it is: a right-to-left
     override or a zero-width character could otherwise disguise it.
     """
-    if text.isprintable():
+    if text.isprintable() and _IGNORABLE.isdisjoint(text):
         return text
-    return "".join(ch if ch.isprintable() or ch in " \t" else f"\\u{ord(ch):04x}"
-                   for ch in text)
+    return "".join(f"\\u{ord(ch):04x}" if hidden(ch) and ch != "\t" else ch for ch in text)
 
 
 def parse_orders(

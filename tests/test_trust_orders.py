@@ -31,7 +31,8 @@ from chronicle import runner
 from chronicle.campaign import load_campaign
 from chronicle.cli import cli
 
-INVISIBLE = "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+INVISIBLE = ("\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+             "\u2060\u00ad\ufeff\u3164\u034f\ufe0f")
 
 
 def run(*args: str | Path) -> Result:
@@ -171,12 +172,14 @@ def test_orders_a_name_confusable_with_an_existing_one_is_refused(
     write_orders(camp, 1, "england", "house england\n"
                  'name newborn of E1000 "Edwаrd"\n'          # Cyrillic а
                  'name son of E1000 "ＡＬＩＣＥ"\n'            # fullwidth
-                 'name daughter of E1000 "Аgnes" "Agnes"\n')  # one name, twice
+                 'name daughter of E1000 "Аgnes" "Agnes"\n'  # one name, twice
+                 'name newborn of E1000 "Alice\u3164"\n')     # a filler drawn as nothing
     checked = run("check", camp)
     assert checked.exit_code == 1, checked.output
     assert "the name 'Edwаrd' looks like 'Edward', which is taken" in checked.output
     assert "the name 'ＡＬＩＣＥ' looks like 'Alice', which is taken" in checked.output
     assert "the same name is given twice" in checked.output
+    assert "the name 'Alice\\u3164' looks like 'Alice', which is taken" in checked.output
 
     twins = write_campaign(tmp_path / "twins", families(
         person("edward-2", "M", 1282, "england", name="Edwаrd", father="england-king",

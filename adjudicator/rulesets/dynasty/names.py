@@ -10,13 +10,15 @@ letter it imitates, then case folded. Two names with one key are one name.
 The table is ours and small: no package on the index computes TR39
 skeletons and is kept up, and the names of these games are Latin-script
 names. It holds the Cyrillic and Greek letters drawn like Latin ones and the
-Latin letters drawn like others (dotless i, script g, alpha-like a). Format
-characters, invisible anyway, are dropped.
+Latin letters drawn like others (dotless i, script g, alpha-like a). Characters
+drawn as nothing (``hidden``) are dropped.
 """
 
 from __future__ import annotations
 
 import unicodedata
+
+from adjudicator.orders import hidden
 
 _LOOK_ALIKES = {
     # Cyrillic capitals and small letters
@@ -38,6 +40,6 @@ _TABLE = str.maketrans(_LOOK_ALIKES)
 def name_key(name: str) -> str:
     """The skeleton that two names share when they look alike (or differ in case)."""
     text = unicodedata.normalize("NFKC", name)
-    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    text = "".join(ch for ch in text if not hidden(ch))
     # Mapped before and after folding: a capital's small letter may be the look-alike.
     return text.translate(_TABLE).casefold().translate(_TABLE)
