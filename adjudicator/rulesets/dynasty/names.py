@@ -7,11 +7,11 @@ confusable skeleton in the manner of Unicode TR39: NFKC (fullwidth letters,
 ligatures, the long s), then every look-alike letter replaced by the Latin
 letter it imitates, then case folded. Two names with one key are one name.
 
-The table is ours and small: no package on the index computes TR39
-skeletons and is kept up, and the names of these games are Latin-script
-names. It holds the Cyrillic and Greek letters drawn like Latin ones and the
-Latin letters drawn like others (dotless i, script g, alpha-like a). Characters
-drawn as nothing (``hidden``) are dropped.
+The table is ours and small: the published packages either only detect
+mixed scripts or are no longer kept up, and the names of these games are
+Latin-script names. It holds the Cyrillic and Greek letters drawn like Latin
+ones and the Latin letters drawn like others (dotless i, script g, alpha-like
+a). Characters drawn as nothing (``hidden``) are dropped.
 """
 
 from __future__ import annotations
