@@ -22,6 +22,8 @@ class Event:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if "kind" not in cls.__dict__:
+            return  # a shared base of events (it names no kind of its own) is no event
         if cls.kind in EVENT_KINDS and EVENT_KINDS[cls.kind] is not cls:
             raise TypeError(f"event kind {cls.kind!r} defined twice")
         EVENT_KINDS[cls.kind] = cls

@@ -108,7 +108,7 @@ def _timed_here(action: Callable[..., object], *args: Any) -> float:
     The setup (a campaign played, articles written) leaves the kernel
     writing back: that is settled first, so it is not counted in the build.
     """
-    import chronicle.publish  # noqa: F401
+    import chronicle.publish.build  # noqa: F401  (the package itself loads it lazily)
     try:
         import pelican
         import pelican.settings  # noqa: F401

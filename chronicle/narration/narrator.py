@@ -121,7 +121,7 @@ def missing() -> list[type[Event]]:
     Royale's ``_HouseEvent``), never an event itself.
     """
     return sorted((cls for cls in EVENT_KINDS.values()
-                   if cls.public and not cls.__name__.startswith("_") and cls not in SENTENCES),
+                   if cls.public and cls not in SENTENCES),
                   key=lambda cls: cls.kind)
 
 
@@ -160,10 +160,6 @@ class Narrator:
             "executed": gettext("executed"),
             "battle": gettext("killed in battle"),
             "plague": gettext("the plague"),
-        }
-        self.goods: dict[str, str] = {
-            "metal": gettext("metal"), "cloth": gettext("cloth"), "food": gettext("food"),
-            "wine": gettext("wine"), "gold": gettext("gold"),
         }
         self._people_links: dict[str, str] = {}
         self._house_links: dict[str, str] = {}
@@ -241,7 +237,10 @@ class Narrator:
         return self.causes.get(str(cause), str(cause))
 
     def good(self, good: Any) -> str:
-        return self.goods.get(str(good), str(good))
+        """A good by its id, in the site's language: the goods are the content pack's
+        (``wealth.toml``, the world's resources), so the catalogue, not this code,
+        knows their words; a good it does not know is shown by its id."""
+        return self._(str(good))
 
     # -- sentences --------------------------------------------------------------
     def sentence(self, event: Tellable, root: str) -> Markup | None:
