@@ -7,7 +7,15 @@ from typing import Any
 
 from adjudicator.state import GameState
 from chronicle.campaign import Campaign
-from chronicle.models import CampaignRow, EventRow
+from chronicle.models import (
+    HOUSE_FIELDS,
+    MARRIAGE_FIELDS,
+    PERSON_FIELDS,
+    UNIT_FIELDS,
+    CampaignRow,
+    EventRow,
+    values,
+)
 
 
 def export_json(campaign: Campaign, state: GameState, events: list[EventRow],
@@ -28,27 +36,17 @@ def export_json(campaign: Campaign, state: GameState, events: list[EventRow],
         },
         "turn": state.turn,
         "year": state.year,
-        "houses": [
-            {"id": h.id, "letter": h.letter, "name": h.name, "law": h.law, "player": h.player,
-             "ruler": h.ruler, "eliminated": h.eliminated, "treasury": h.treasury,
-             "capital": h.capital}
-            for h in sorted(state.houses.values(), key=lambda h: h.id)],
+        # The fields the store keeps (``chronicle.models``), as the contract names them.
+        "houses": [values(h, HOUSE_FIELDS)
+                   for h in sorted(state.houses.values(), key=lambda h: h.id)],
         "persons": [
-            {"id": p.id, "name": p.name, "sex": p.sex, "born": p.born, "died": p.died,
-             "death_cause": p.death_cause, "dynasty": p.dynasty, "court": p.court,
-             "father": p.father, "mother": p.mother, "spouse": p.spouse,
-             "refs": dict(sorted(p.refs.items())), "renounced": dict(sorted(p.renounced.items())),
-             "constitution": p.constitution, "command": p.command, "ruse": p.ruse,
-             "prisoner_of": p.prisoner_of, "unit": p.unit,
-             "widowed_queen": p.widowed_queen, "king_consort": p.king_consort}
+            {**values(p, PERSON_FIELDS),
+             "refs": dict(sorted(p.refs.items())),
+             "renounced": dict(sorted(p.renounced.items()))}
             for p in sorted(state.persons.values(), key=lambda p: p.seq)],
-        "marriages": [
-            {"id": m.id, "husband": m.husband, "wife": m.wife, "turn": m.turn, "year": m.year,
-             "children_dynasty": m.children_dynasty, "ended": m.ended, "end_cause": m.end_cause}
-            for m in state.marriages],
+        "marriages": [values(m, MARRIAGE_FIELDS) for m in state.marriages],
         "units": [
-            {"id": u.id, "house": u.house, "type": u.type, "armies": u.armies,
-             "province": u.province, "commanders": list(u.commanders),
+            {**values(u, UNIT_FIELDS), "commanders": list(u.commanders),
              "command_value": ruleset.command_value(state, u)}
             for u in sorted(state.units.values(), key=lambda u: u.id)],
         "provinces": [],

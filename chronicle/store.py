@@ -26,6 +26,10 @@ from adjudicator.orders import Rejection
 from adjudicator.rulesets.base import Ruleset, TurnResult
 from adjudicator.state import GameState, House, Marriage, Person
 from chronicle.models import (
+    HOUSE_FIELDS,
+    MARRIAGE_FIELDS,
+    PERSON_FIELDS,
+    UNIT_FIELDS,
     ArchiveRow,
     CampaignRow,
     ClaimRow,
@@ -39,6 +43,7 @@ from chronicle.models import (
     RollRow,
     TurnRow,
     UnitRow,
+    values,
 )
 from chronicle.orders_io import TurnOrders
 
@@ -358,18 +363,10 @@ def _rows(houses: Iterable[House], persons: Iterable[Person],
     """The normalised rows of the given houses, people and marriages."""
     rows: dict[type, list[dict[str, Any]]] = {t: [] for t in _TABLES}
     for h in houses:
-        rows[HouseRow].append(dict(id=h.id, letter=h.letter, name=h.name, law=h.law,
-                                   player=h.player, color=h.color, capital=h.capital,
-                                   ruler=h.ruler, eliminated=h.eliminated,
-                                   eliminated_turn=h.eliminated_turn, treasury=h.treasury,
-                                   rulers=json.dumps([r.to_list() for r in h.rulers])))
+        rows[HouseRow].append({**values(h, HOUSE_FIELDS),
+                               "rulers": json.dumps([r.to_list() for r in h.rulers])})
     for p in persons:
-        rows[PersonRow].append(dict(
-            id=p.id, seq=p.seq, name=p.name, sex=p.sex, born=p.born, died=p.died,
-            death_cause=p.death_cause, dynasty=p.dynasty, court=p.court, father=p.father,
-            mother=p.mother, spouse=p.spouse, constitution=p.constitution, command=p.command,
-            ruse=p.ruse, founder=p.founder, prisoner_of=p.prisoner_of, unit=p.unit,
-            widowed_queen=p.widowed_queen, king_consort=p.king_consort))
+        rows[PersonRow].append(values(p, PERSON_FIELDS))
         for dynasty, ref in p.refs.items():
             rows[ClaimRow].append(dict(person=p.id, dynasty=dynasty, ref=ref,
                                        renounced_turn=None))
@@ -378,9 +375,7 @@ def _rows(houses: Iterable[House], persons: Iterable[Person],
                 rows[ClaimRow].append(dict(person=p.id, dynasty=dynasty,
                                            ref=f"-{p.id}-{dynasty}", renounced_turn=turn))
     for m in marriages:
-        rows[MarriageRow].append(dict(id=m.id, husband=m.husband, wife=m.wife, turn=m.turn,
-                                      year=m.year, children_dynasty=m.children_dynasty,
-                                      ended=m.ended, end_cause=m.end_cause))
+        rows[MarriageRow].append(values(m, MARRIAGE_FIELDS))
     return rows
 
 
@@ -406,9 +401,8 @@ def _write_tables(session: Session, state: GameState, previous: GameState | None
                      [state.marriages[i] for i in open_at]
                      + state.marriages[len(previous.marriages):])
         old = _rows(previous.houses.values(), people, [previous.marriages[i] for i in open_at])
-    rows[UnitRow] = [dict(id=u.id, house=u.house, type=u.type, armies=u.armies,
-                          province=u.province, commanders=json.dumps(u.commanders),
-                          command_value=ruleset.command_value(state, u))
+    rows[UnitRow] = [{**values(u, UNIT_FIELDS), "commanders": json.dumps(list(u.commanders)),
+                      "command_value": ruleset.command_value(state, u)}
                      for u in state.units.values()]
     rows[ProvinceRow] = [dict(id=p.id, name=p.name, kind=p.kind, kingdom=p.kingdom,
                               capital=p.capital, resource=p.resource, controller=p.controller,

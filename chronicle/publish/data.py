@@ -31,7 +31,15 @@ from sqlmodel import Session, col, select
 
 from adjudicator.state import GameState, Province
 from chronicle.campaign import CampaignError, read_inside, read_toml
-from chronicle.models import ArchiveRow, CampaignRow, EventRow, RollRow, TurnRow
+from chronicle.models import (
+    PERSON_FIELDS,
+    ArchiveRow,
+    CampaignRow,
+    EventRow,
+    RollRow,
+    TurnRow,
+    values,
+)
 from chronicle.narration.narrator import label_ref
 from chronicle.publish.cache import RenderCache
 from chronicle.publish.errors import PublishError
@@ -661,13 +669,8 @@ def _people(state: GameState, renounced: dict[str, dict[str, str]]) -> dict[str,
         ref = first or min([*p.refs.values(), *gone.values()], default=None)
         slug = f"{slugify(ref)}-{slugify(p.id)}" if ref else slugify(p.id, "person")
         people[p.id] = PersonView(
-            id=p.id, slug=slug, name=p.name, sex=p.sex, born=p.born, died=p.died,
-            death_cause=p.death_cause, death_detail="", dynasty=p.dynasty,
-            court=p.court, father=p.father, mother=p.mother, spouse=p.spouse,
-            refs=dict(sorted(p.refs.items())), renounced=dict(sorted(gone.items())),
-            constitution=p.constitution, command=p.command, ruse=p.ruse, founder=p.founder,
-            prisoner_of=p.prisoner_of, unit=p.unit, widowed_queen=p.widowed_queen,
-            king_consort=p.king_consort, seq=p.seq)
+            **values(p, PERSON_FIELDS), slug=slug, death_detail="",  # type: ignore[arg-type]
+            refs=dict(sorted(p.refs.items())), renounced=dict(sorted(gone.items())))
     for m in state.marriages:
         for a, b in ((m.husband, m.wife), (m.wife, m.husband)):
             if a in people and b not in people[a].spouses:
