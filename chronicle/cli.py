@@ -21,7 +21,7 @@ from chronicle.campaign import STORE_FILE, CampaignError, load_campaign, write_i
 from chronicle.lock import CampaignBusy
 from chronicle.players import PERSONALITIES
 from chronicle.publish.errors import PublishError
-from chronicle.rulesets import all_worlds, descriptor, ruleset_ids
+from chronicle.rulesets import DEFAULT, all_worlds, descriptor, ruleset_ids
 from chronicle.store import StoreError, store_failure
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -97,7 +97,7 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--ruleset", type=RULESET, default="blood-royale", show_default=True)
+@click.option("--ruleset", type=RULESET, default=DEFAULT, show_default=True)
 @click.option("--world", type=WORLD, default=None,
               help="The content pack (world) of a ruleset that has several.")
 @click.option("--title", default=None)
@@ -307,7 +307,7 @@ def end(campaign: Path) -> None:
 
 
 @cli.command()
-@click.option("--ruleset", type=RULESET, default="blood-royale", show_default=True)
+@click.option("--ruleset", type=RULESET, default=DEFAULT, show_default=True)
 @click.option("--turns", type=click.IntRange(min=1), default=None,
               help="Turns to play (default: the whole campaign).")
 @click.option("--seed", default="chronicle-demo", show_default=True)
@@ -328,7 +328,7 @@ def demo(ruleset: str, turns: int | None, seed: str, out: Path, site: Path, no_s
 
 
 @cli.command()
-@click.option("--ruleset", type=Registered(_simulated), default="blood-royale",
+@click.option("--ruleset", type=Registered(_simulated), default=DEFAULT,
               show_default=True)
 @click.option("--runs", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--turns", type=click.IntRange(min=1), default=20, show_default=True)

@@ -28,6 +28,8 @@ _REGISTRY: dict[str, str] = {
     "familles": "chronicle.rulesets.familles",
 }
 _LOADED: dict[str, Descriptor] = {}
+#: What ``chronicle new`` and ``chronicle demo`` play when not told.
+DEFAULT = "blood-royale"
 
 
 def ruleset_ids() -> tuple[str, ...]:
@@ -66,5 +68,5 @@ def all_worlds() -> tuple[str, ...]:
     return tuple(dict.fromkeys(w for rid in ruleset_ids() for w in descriptor(rid).worlds))
 
 
-__all__ = ["Calendar", "Descriptor", "Moves", "RulesetError", "Triple", "Years",
+__all__ = ["DEFAULT", "Calendar", "Descriptor", "Moves", "RulesetError", "Triple", "Years",
            "all_worlds", "descriptor", "load_object", "register", "ruleset_ids", "unregister"]
