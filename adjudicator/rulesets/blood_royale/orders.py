@@ -25,6 +25,14 @@ quoted when the name has spaces; a unit is its id such as ``E-2``)::
     give <counter> to <house>                 # trade [D]: the counter changes owner
     give <good> from <province> to <house>
     pay <N> crowns to <house>                 # trade [D]: crowns from your treasury
+    ally <house>                              # B6: standing; an alliance holds while
+    end alliance <house>                      #     both houses declare it
+    exchange <lot> for <lot> with <house>     # B7a: binding, all or nothing; a lot is
+                                              # items joined by 'and', each '<N> crowns',
+                                              # a counter id, or '<good> from <province>';
+                                              # first what the sender gives, then what
+                                              # it gets
+    disband <unit>                            # the unit's armies return to the pool
 
 Gifts and payments happen in the interphase after resources appear and
 before revolts are bought off; splits and merges after raising, before the
@@ -122,6 +130,40 @@ class PayCrownsOrder(Order):
     to: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class AllyOrder(Order):
+    house: str
+    allied: bool
+
+
+@dataclass(frozen=True)
+class CounterRef:
+    """A counter as an order names it: an id (``wine-7``), or a good with ``source``."""
+
+    token: str
+    source: str | None = None
+
+
+@dataclass(frozen=True)
+class Lot:
+    """One side's part of an exchange: crowns and counters."""
+
+    crowns: int
+    counters: tuple[CounterRef, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExchangeOrder(Order):
+    gives: Lot
+    gets: Lot
+    house: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class DisbandOrder(Order):
+    unit: str
+
+
 def _unit_id(c: Cursor, what: str = "a unit id (such as E-2)") -> str:
     return c.ident(what).upper()
 
@@ -139,6 +181,24 @@ def _legs(c: Cursor, what: str) -> tuple[tuple[str, ...], ...]:
         raise OrderSyntaxError(f"the {what} needs at least one province after "
                                f"{'then' if len(legs) > 1 else 'to'}")
     return tuple(tuple(leg) for leg in legs)
+
+
+def _lot(c: Cursor, until: str) -> Lot:
+    crowns = 0
+    counters: list[CounterRef] = []
+    while True:
+        word = c.peek()
+        if word is not None and word.isdigit():
+            crowns += c.integer("the number of crowns", 1, 100000)
+            c.expect("crowns", "crown")
+        else:
+            token = c.ident("crowns, a counter id (such as wine-7) or a good").lower()
+            source = c.next("a province").text if c.accept("from") else None
+            counters.append(CounterRef(token, source))
+        if not c.accept("and"):
+            break
+    c.expect(until)
+    return Lot(crowns=crowns, counters=tuple(counters))
 
 
 def _singular(word: str) -> str:
@@ -241,3 +301,26 @@ def register_br_orders(grammar: Grammar) -> None:
         c.expect("for")
         return InterveneOrder(line=c.line, text=c.text, unit=unit,
                               under=c.ident("the house the unit will serve"))
+
+    @grammar.rule("ally")
+    def _ally(c: Cursor) -> AllyOrder:
+        return AllyOrder(line=c.line, text=c.text, allied=True,
+                         house=c.ident("a house (id or letter)"))
+
+    @grammar.rule("end")
+    def _end_alliance(c: Cursor) -> AllyOrder:
+        c.expect("alliance")
+        c.accept("with")
+        return AllyOrder(line=c.line, text=c.text, allied=False,
+                         house=c.ident("a house (id or letter)"))
+
+    @grammar.rule("exchange")
+    def _exchange(c: Cursor) -> ExchangeOrder:
+        gives = _lot(c, "for")
+        gets = _lot(c, "with")
+        return ExchangeOrder(line=c.line, text=c.text, gives=gives, gets=gets,
+                             house=c.ident("a house (id or letter)"))
+
+    @grammar.rule("disband")
+    def _disband(c: Cursor) -> DisbandOrder:
+        return DisbandOrder(line=c.line, text=c.text, unit=_unit_id(c))
