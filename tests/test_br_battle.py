@@ -38,6 +38,7 @@ from adjudicator.rulesets.blood_royale.battle_orders import (
     standing_order_lines,
     validate_battle_orders,
 )
+from adjudicator.rulesets.blood_royale.control import end_of_round
 from adjudicator.rulesets.blood_royale.standing import (
     HOUSE_WIDE,
     EndKind,
@@ -45,8 +46,9 @@ from adjudicator.rulesets.blood_royale.standing import (
     Stance,
     Standing,
 )
+from adjudicator.rulesets.blood_royale.turnstate import br_turn
 from adjudicator.rulesets.blood_royale.world import br_data, set_passage
-from adjudicator.state import GameState, House, Person, Province, Unit
+from adjudicator.state import Counter, GameState, House, Person, Province, Unit
 
 CONTENT = Path(__file__).resolve().parents[1] / "content/rulesets"
 
@@ -305,6 +307,54 @@ def test_b6_no_castle_for_a_house_attacking_in_its_capital() -> None:
     assert battle.attacker == "france"
     assert battle.fled == (Flight(unit="E-1", house="england", to="normandy"),)
     assert battle.sides[1].castle == 0 and battle.rounds[0]["france"].modifiers == {}
+
+
+def _empty_paris(armies: int, ctx_dice: Dice) -> tuple[GameState, TurnContext, Counter]:
+    state = make_state()
+    add_unit(state, "E-1", "england", armies, "paris")
+    wine = Counter(id="wine-1", good="wine", owner="france", province="paris")
+    state.counters.append(wine)
+    return state, make_ctx(state, ctx_dice), wine
+
+
+def test_b6_an_ungarrisoned_capital_fights_with_its_castle_and_holds() -> None:
+    """B6 [D]: "The castle fights even with no garrison. A unit of another house that
+    ends a kingdom's move in an enemy capital with no defending units must fight the
+    castle (10 armies, with the defender-in-its-capital bonus) if its house attacks";
+    "Until the castle has lost all its strength in a battle, the capital's control does
+    not change and the goods stored there cannot be seized"."""
+    state, ctx, wine = _empty_paris(2, ScriptedDice([1, 6]))  # England rolls first
+    resolve_contacts(ctx, "paris", "england", 1)
+    end_of_round(ctx, br_turn(ctx), 1)
+    [battle] = battles(ctx)
+    assert (battle.attacker, battle.defender, battle.winner) == ("england", "france", "france")
+    assert battle.sides[1].units == () and battle.sides[1].castle == 10
+    assert battle.rounds[0]["france"].modifiers == {"outnumber": 1, "capital": 1}
+    assert battle.destroyed == ("E-1",)
+    assert state.provinces["paris"].controller == "france" and wine.owner == "france"
+
+
+def test_b6_a_castle_that_falls_gives_up_the_capital_and_its_goods() -> None:
+    """B6 [D]: "Until the castle has lost all its strength in a battle, the capital's
+    control does not change and the goods stored there cannot be seized": once it has,
+    they do."""
+    state, ctx, wine = _empty_paris(30, ScriptedDice([6, 1] * 4))
+    resolve_contacts(ctx, "paris", "england", 1)
+    end_of_round(ctx, br_turn(ctx), 1)
+    [battle] = battles(ctx)
+    assert [r["france"].castle_after for r in battle.rounds] == [7, 4, 1, 0]
+    assert battle.winner == "england" and state.units["E-1"].armies == 26
+    assert state.provinces["paris"].controller == "england" and wine.owner == "england"
+
+
+def test_b6_a_unit_that_avoids_an_empty_capital_takes_nothing() -> None:
+    """B6 [D]: an empty enemy capital's castle is fought "if its house attacks; if it
+    avoids, nothing happens"."""
+    state, ctx, wine = _empty_paris(30, ScriptedDice([]))
+    standing(ctx, "england", "avoid france")
+    assert resolve_contacts(ctx, "paris", "england", 1) == []
+    end_of_round(ctx, br_turn(ctx), 1)
+    assert state.provinces["paris"].controller == "france" and wine.owner == "france"
 
 
 # -- preliminary rolls ----------------------------------------------------------------------------

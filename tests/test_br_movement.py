@@ -290,7 +290,7 @@ def test_b4_a_counter_with_enemy_units_and_none_of_its_owners_is_seized():
     put(state, "F-8", "france", "cornwall", 2)
     put(state, "E-1", "england", "cornwall", 1)
     ctx = context(state)
-    seize_counters(ctx, 1)
+    seize_counters(ctx, turn_of(ctx), 1)
     assert (taken.owner, guarded.owner) == ("france", "england")
     assert [(e.counter, e.previous) for e in kinds(ctx, "counter-seized")] == [
         (taken.id, "england")]
@@ -301,7 +301,7 @@ def test_b4_a_guest_with_passage_seizes_nothing():
     cloth = new_counter(state, "cloth", "england", "york")
     put(state, "F-9", "france", "york", 2)
     set_passage(state, "england", "france", True)
-    seize_counters(context(state), 1)
+    seize_counters(ctx := context(state), turn_of(ctx), 1)
     assert cloth.owner == "england"
 
 
@@ -316,7 +316,7 @@ def test_b3_units_holding_a_foreign_province_unopposed_place_a_marker():
     put(state, "F-8", "france", "mercia", 2)
     put(state, "E-1", "england", "mercia", 1)
     ctx = context(state)
-    place_markers(ctx, 1)
+    place_markers(ctx, turn_of(ctx), 1)
     assert (state.provinces["york"].controller, state.provinces["mercia"].controller) == (
         "france", "england")
     assert [(e.province, e.previous, e.controller) for e in kinds(ctx, "control")] == [
@@ -333,7 +333,7 @@ def test_b3_a_home_province_is_freed_by_its_kingdom_and_guests_take_nothing():
     put(state, "F-9", "france", "mercia", 3)
     put(state, "F-7", "france", "kent", 3, "fleet")
     set_passage(state, "england", "france", True)
-    place_markers(context(state), 1)
+    place_markers(ctx := context(state), turn_of(ctx), 1)
     controllers = [state.provinces[p].controller for p in ("york", "mercia", "kent")]
     assert controllers == ["england", "england", "england"]
 

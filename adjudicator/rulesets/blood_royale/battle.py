@@ -13,7 +13,10 @@ stances and the ways of ending a battle are standing orders
    extra strength, provided no other house controls the capital. The castle
    counts in the defender's strength, absorbs its losses before any unit
    does, and is whole again at the next battle. A house that attacks out of
-   its own capital has no castle ("in defence only").
+   its own capital has no castle ("in defence only"). The castle fights even
+   with no garrison: a mover left alone in an enemy capital at the end of its
+   move storms it if its stance is to attack, and the capital changes hands
+   only once its castle has fallen (``control``).
 3. **Preliminary rolls.** Every commander rolls 2d6 + Command: killed, captured
    by the enemy, or a bonus for his side on every round. The bonus is counted
    once per side, however many commanders earn it [D].
@@ -66,7 +69,14 @@ from adjudicator.rulesets.blood_royale.battle_orders import (
 from adjudicator.rulesets.blood_royale.forces import record_lost, remove_unit
 from adjudicator.rulesets.blood_royale.standing import Leaving, Stance
 from adjudicator.rulesets.blood_royale.tables import br_rules
-from adjudicator.rulesets.blood_royale.world import SEA, is_coastal, passage_allowed, sides_in
+from adjudicator.rulesets.blood_royale.turnstate import br_turn
+from adjudicator.rulesets.blood_royale.world import (
+    SEA,
+    castle_holder,
+    is_coastal,
+    passage_allowed,
+    sides_in,
+)
 from adjudicator.rulesets.dynasty.capture import capture_commanders, take_prisoner
 from adjudicator.rulesets.dynasty.command import unit_command_value
 from adjudicator.rulesets.dynasty.people import kill
@@ -303,6 +313,10 @@ class _Side:
     def strength(self, state: GameState) -> int:
         return self.armies(state) + self.castle
 
+    def standing(self) -> bool:
+        """Whether the side is still on the field: a unit, or a castle not yet fallen."""
+        return bool(self.units) or self.castle > 0
+
 
 @dataclass
 class _Record:
@@ -340,15 +354,6 @@ def _free_commanders(state: GameState, unit: Unit) -> list[str]:
     found = [pid for pid in unit.commanders
              if state.persons[pid].died is None and state.persons[pid].prisoner_of is None]
     return sorted(found, key=lambda pid: state.persons[pid].seq)
-
-
-def _castle_holder(state: GameState, province: Province) -> str | None:
-    """The house whose capital ``province`` is, while no other house controls it."""
-    for house in sorted(state.houses.values(), key=lambda h: h.id):
-        if (house.capital == province.id and not house.eliminated
-                and province.controller in (None, house.id)):
-            return house.id
-    return None
 
 
 # -- where a fleeing unit goes -------------------------------------------------------------
@@ -407,7 +412,8 @@ def _modifiers(ctx: TurnContext, table: BattleRules, side: _Side, own: int,
     """The named modifiers of one side's round roll (zeros left out)."""
     state = ctx.state
     found = {
-        "command": max(unit_command_value(state, state.units[u], ctx.rules) for u in side.units),
+        "command": max((unit_command_value(state, state.units[u], ctx.rules)
+                        for u in side.units), default=0),
         "outnumber": table.outnumber_bonus if own >= table.outnumber_ratio * foe else 0,
         "capital": table.capital_bonus if side.in_capital else 0,
         "preliminary": table.bonus if side.bonus else 0,
@@ -459,6 +465,8 @@ def _suffer(ctx: TurnContext, side: _Side, losses: int, where: str, record: _Rec
             record.destroyed.append(uid)
             record.captured.extend(capture_commanders(ctx, unit, side.enemy, where))
             remove_unit(ctx, unit, f"destroyed in battle at {state.provinces[where].name}")
+    if not side.standing():
+        side.outcome = Outcome.ELIMINATED
 
 
 def _leave(ctx: TurnContext, side: _Side, uid: str, action: Leaving, where: str,
@@ -527,13 +535,13 @@ def _rounds(ctx: TurnContext, table: BattleRules, attacker: _Side, defender: _Si
             side.house: RoundRoll(*rolled[side.house], armies_after=side.armies(state),
                                   castle_after=side.castle if side.in_capital else None)
             for side in (attacker, defender)})
-        if not attacker.units or not defender.units:
+        if not attacker.standing() or not defender.standing():
             return
         leaving = [(side, uid, action) for side in (attacker, defender)
                    for uid, action in _decisions(ctx, side)]
         for side, uid, action in leaving:
             _leave(ctx, side, uid, action, where, record)
-        if not attacker.units or not defender.units:
+        if not attacker.standing() or not defender.standing():
             return
     attacker.outcome = Outcome.WITHDREW
     for uid in list(attacker.units):
@@ -552,8 +560,8 @@ def _battle(ctx: TurnContext, where: str, attacker: str, defender: str, round_no
     battle_id = _next_battle_id(ctx)
     present = _fighters(state, where)
     att = _Side(attacker, defender, [u.id for u in present[attacker]])
-    dfn = _Side(defender, attacker, [u.id for u in present[defender]])
-    if _castle_holder(state, state.provinces[where]) == defender:
+    dfn = _Side(defender, attacker, [u.id for u in present.get(defender, [])])
+    if castle_holder(state, state.provinces[where]) == defender:
         dfn.castle, dfn.in_capital = table.castle, True
     starts = [(side, tuple(side.units), sum(state.units[u].armies for u in side.units),
                tuple(p for u in side.units for p in _free_commanders(state, state.units[u])),
@@ -567,16 +575,19 @@ def _battle(ctx: TurnContext, where: str, attacker: str, defender: str, round_no
         BattleSide(house=side.house, units=units, armies_before=before, commanders=commanders,
                    castle=castle,
                    armies_after=sum(state.units[u].armies for u in units if u in state.units),
-                   losses=side.losses, outcome=Outcome.HELD if side.units else side.outcome)
+                   losses=side.losses,
+                   outcome=Outcome.HELD if side.standing() else side.outcome)
         for side, units, before, commanders, castle in starts)
     for owner, armies in sorted(record.lost.items()):
         if owner in state.houses:
             record_lost(state, owner, armies, ctx.turn, ctx.rules)
     winner = None
-    if att.units and not dfn.units:
+    if att.standing() and not dfn.standing():
         winner = attacker
-    elif dfn.units and not att.units:
+    elif dfn.standing() and not att.standing():
         winner = defender
+    if dfn.in_capital and not dfn.castle:
+        br_turn(ctx).breached.add(where)
     ctx.emit(BattleFought(
         phase=ctx.dice.phase, id=battle_id, turn=ctx.turn, round=round_no, province=where,
         attacker=attacker, defender=defender, sides=sides,
@@ -616,7 +627,24 @@ def _settle(ctx: TurnContext, where: str, mover: str, round_no: int, depth: int)
         if attacker is not None:
             defender = other if attacker == mover else mover
             fought.extend(_battle(ctx, where, attacker, defender, round_no, depth))
+    if depth == 0:
+        fought.extend(_storm(ctx, where, mover, round_no))
     return fought
+
+
+def _storm(ctx: TurnContext, where: str, mover: str, round_no: int) -> list[str]:
+    """B6 [D] "The castle fights even with no garrison": a mover left alone in an
+    enemy capital fights its castle, if its stance towards that house is to attack.
+    Only at the end of a kingdom's move: a flight into a capital storms nothing."""
+    state = ctx.state
+    holder = castle_holder(state, state.provinces[where])
+    present = _fighters(state, where)
+    if (holder is None or holder == mover or set(present) != {mover}
+            or where in br_turn(ctx).breached):
+        return []
+    if stance_towards(state, mover, None, holder) is not Stance.ATTACK:
+        return []
+    return _battle(ctx, where, mover, holder, round_no, 0)
 
 
 def resolve_contacts(ctx: TurnContext, province_id: str, mover: str, round_no: int) -> list[str]:

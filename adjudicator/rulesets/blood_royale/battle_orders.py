@@ -276,10 +276,12 @@ def preferred_retreat(state: GameState, house: str, unit: str) -> str | None:
     return _stored(state, house).retreat.get(unit)
 
 
-def stance_towards(state: GameState, house: str, unit: Unit, unit_side: str) -> Stance:
-    """The stance of ``house`` towards ``unit`` (of ``unit_side``)."""
+def stance_towards(state: GameState, house: str, unit: Unit | None, unit_side: str) -> Stance:
+    """The stance of ``house`` towards ``unit`` of ``unit_side``, or towards that house
+    itself when ``unit`` is None (its castle, say)."""
     stances = _stored(state, house).stance
-    for key in (unit.id, unit_side, EVERYONE):
+    keys = (unit_side, EVERYONE) if unit is None else (unit.id, unit_side, EVERYONE)
+    for key in keys:
         if key in stances:
             return stances[key]
     if passage_allowed(state, house, unit_side) or passage_allowed(state, unit_side, house):

@@ -5,6 +5,9 @@ the end of a round. A marker on one's own home province is simply removed
 (the home kingdom controls it again). Fleets in port take nothing, and a
 guest never takes the province of the house that let it pass.
 
+B6 [D]: an enemy capital changes hands, and gives up its goods, only once its
+castle has fallen in a battle of the round.
+
 B4 [D]: a counter in a province where enemy units stand and none of its
 owner's do is taken by that enemy (the strongest, if several).
 
@@ -21,11 +24,13 @@ from adjudicator.rulesets.blood_royale.tables import br_rules
 from adjudicator.rulesets.blood_royale.turnstate import BRTurn
 from adjudicator.rulesets.blood_royale.world import (
     LAND,
+    castle_holder,
     is_hostile_to,
     passage_allowed,
     sides_in,
     unit_side,
 )
+from adjudicator.state import GameState, Province
 
 
 def snapshot_garrisons(ctx: TurnContext, turn: BRTurn) -> None:
@@ -39,11 +44,15 @@ def snapshot_garrisons(ctx: TurnContext, turn: BRTurn) -> None:
                 if u.province == province.id and unit_side(state, u) == province.controller}
 
 
-def place_markers(ctx: TurnContext, round_no: int) -> None:
+def _castle_stands(state: GameState, turn: BRTurn, province: Province) -> bool:
+    return castle_holder(state, province) is not None and province.id not in turn.breached
+
+
+def place_markers(ctx: TurnContext, turn: BRTurn, round_no: int) -> None:
     state = ctx.state
     typed = br_rules(ctx.rules)
     for province in state.provinces.values():
-        if province.kind != LAND:
+        if province.kind != LAND or _castle_stands(state, turn, province):
             continue
         holders = sorted({side for side, units in sides_in(state, province.id).items()
                           if any(not typed.is_naval(u.type) for u in units)})
@@ -60,11 +69,12 @@ def place_markers(ctx: TurnContext, round_no: int) -> None:
                                 controller=side, round=round_no))
 
 
-def seize_counters(ctx: TurnContext, round_no: int) -> None:
+def seize_counters(ctx: TurnContext, turn: BRTurn, round_no: int) -> None:
     state = ctx.state
     for counter in state.counters:
         sides = sides_in(state, counter.province)
-        if not sides or counter.owner in sides:
+        if not sides or counter.owner in sides or _castle_stands(
+                state, turn, state.provinces[counter.province]):
             continue
         enemies = [(-sum(u.armies for u in units), side) for side, units in sides.items()
                    if is_hostile_to(state, side, counter.owner)]
@@ -96,6 +106,6 @@ def end_revolts_by_garrison(ctx: TurnContext, turn: BRTurn) -> None:
 
 def end_of_round(ctx: TurnContext, turn: BRTurn, round_no: int) -> None:
     """Markers first, so a counter in a province just taken is judged by the new map."""
-    place_markers(ctx, round_no)
-    seize_counters(ctx, round_no)
+    place_markers(ctx, turn, round_no)
+    seize_counters(ctx, turn, round_no)
     end_revolts_by_garrison(ctx, turn)

@@ -42,6 +42,7 @@ from adjudicator.rulesets.blood_royale.turnstate import BRTurn, Route
 from adjudicator.rulesets.blood_royale.world import (
     LAND,
     SEA,
+    castle_holder,
     find_province,
     is_coastal,
     is_hostile_to,
@@ -298,10 +299,13 @@ def move_counter(ctx: TurnContext, counter: Counter, route: Route | None, round_
 
 def settle_contacts(ctx: TurnContext, side: str, round_no: int,
                     resolve_contacts: ContactResolver) -> None:
-    """Every province where ``side``'s units meet another house's, in map order."""
-    for pid in list(ctx.state.provinces):
-        sides = sides_in(ctx.state, pid)
-        if side in sides and len(sides) > 1:
+    """Every province where ``side``'s units meet another house's units or castle,
+    in map order."""
+    state = ctx.state
+    for pid in list(state.provinces):
+        sides = sides_in(state, pid)
+        if side in sides and (len(sides) > 1 or castle_holder(
+                state, state.provinces[pid]) not in (None, side)):
             resolve_contacts(ctx, pid, side, round_no)
 
 
@@ -337,6 +341,7 @@ def run_round(ctx: TurnContext, turn: BRTurn, round_no: int,
     order = ctx.dice.shuffled(houses, "kingdom order")
     ctx.emit(KingdomOrderDrawn(phase=ctx.dice.phase, round=round_no, order=tuple(order)))
     snapshot_garrisons(ctx, turn)
+    turn.breached.clear()
     for house in order:
         if not ctx.state.houses[house].eliminated:
             house_slot(ctx, turn, house, round_no, resolve_contacts)

@@ -42,6 +42,8 @@ class BRTurn:
     unit_routes: dict[str, Route] = field(default_factory=dict)
     counter_routes: dict[str, Route] = field(default_factory=dict)
     garrisons: dict[str, set[str]] = field(default_factory=dict)
+    #: capitals whose castle fell in a battle this round (B6): only these change hands
+    breached: set[str] = field(default_factory=set)
 
     def ledger(self, house: str) -> Ledger:
         return self.ledgers.setdefault(house, Ledger())

@@ -147,6 +147,15 @@ def is_hostile_to(state: GameState, side: str, controller: str | None) -> bool:
         state, controller, side)
 
 
+def castle_holder(state: GameState, province: Province) -> str | None:
+    """The house whose capital ``province`` is, while no other house controls it (B6)."""
+    for house in sorted(state.houses.values(), key=lambda h: h.id):
+        if (house.capital == province.id and not house.eliminated
+                and province.controller in (None, house.id)):
+            return house.id
+    return None
+
+
 def sides_in(state: GameState, province: str) -> dict[str, list[Unit]]:
     """Units in a province grouped by the house commanding them, ids sorted."""
     found: dict[str, list[Unit]] = {}
