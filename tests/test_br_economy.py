@@ -102,7 +102,7 @@ def test_b2_a_revolt_ends_for_15_crowns():
     state = fresh_state()
     state.provinces["york"].revolt = True
     ctx = context(state, sheets={"england": sheet("england", "pay revolt York")})
-    buy_off_revolts(ctx)
+    buy_off_revolts(ctx, turn_of(ctx))
     assert not state.provinces["york"].revolt
     assert state.houses["england"].treasury == 85
 
@@ -113,7 +113,7 @@ def test_b2_a_revolt_the_treasury_cannot_pay_is_refused():
     state.houses["england"].treasury = 10
     orders = sheet("england", "pay revolt york")
     ctx = context(state, sheets={"england": orders})
-    buy_off_revolts(ctx)
+    buy_off_revolts(ctx, turn_of(ctx))
     assert state.provinces["york"].revolt
     assert orders.rejections[0].reason == \
         "ending the revolt costs 15 crowns and the treasury holds 10"
@@ -357,7 +357,7 @@ def test_trade_gifts_of_counters_and_payments_of_crowns():
     orders = sheet("england", f"give {cloth.id} to france", "pay 30 crowns to F",
                    "pay 500 crowns to france")
     ctx = context(state, sheets={"england": orders})
-    run_trade(ctx)
+    run_trade(ctx, turn_of(ctx))
     assert cloth.owner == "france"
     assert (state.houses["england"].treasury, state.houses["france"].treasury) == (70, 130)
     assert orders.rejections[0].reason == "the treasury holds 70 crowns, 500 needed"

@@ -137,7 +137,9 @@ def test_the_export_gives_provinces_units_battles_and_wealth():
     assert [(w["turn"], w["house"]) for w in data["wealth"]] == [
         (1, h) for h in sorted(state.houses)]
     assert set(data["wealth"][0]) == {"turn", "year", "house", "treasury", "goods", "taxes",
-                                      "upkeep", "raised", "cash_in"}
+                                      "upkeep", "raised", "cash_in", "best_cash_in",
+                                      "revolts", "paid", "received", "ransom_paid",
+                                      "ransom_received"}
     assert "units" not in export_blood_royale(result.state, triples)
 
 

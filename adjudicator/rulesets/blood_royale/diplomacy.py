@@ -29,6 +29,7 @@ from adjudicator.rulesets.blood_royale.orders import (
     PassageOrder,
     PayCrownsOrder,
 )
+from adjudicator.rulesets.blood_royale.turnstate import BRTurn
 from adjudicator.rulesets.blood_royale.world import br_data, set_passage
 from adjudicator.rulesets.dynasty.lookup import find_dynasty
 from adjudicator.state import GameState
@@ -108,7 +109,7 @@ def end_interventions(state: GameState) -> None:
     br_data(state).interventions.clear()
 
 
-def run_trade(ctx: TurnContext) -> None:
+def run_trade(ctx: TurnContext, turn: BRTurn) -> None:
     """Gifts of counters, then payments of crowns, houses in id order."""
     state = ctx.state
     for house in sorted(ctx.sheets):
@@ -138,5 +139,6 @@ def run_trade(ctx: TurnContext) -> None:
             else:
                 state.houses[house].treasury -= pay.amount
                 state.houses[to].treasury += pay.amount
+                turn.ledger(house).transfer_to(turn.ledger(to), pay.amount)
                 ctx.emit(CrownsPaid(phase=ctx.dice.phase, house=house, to=to,
                                     amount=pay.amount))

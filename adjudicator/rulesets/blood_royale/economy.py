@@ -107,7 +107,7 @@ def check_pay_revolt(state: GameState, house: str, order: PayRevoltOrder) -> str
     return None
 
 
-def buy_off_revolts(ctx: TurnContext) -> None:
+def buy_off_revolts(ctx: TurnContext, turn: BRTurn) -> None:
     price = br_rules(ctx.rules).economy.revolt_price
     for house in active(ctx):
         treasury = ctx.state.houses[house]
@@ -121,6 +121,7 @@ def buy_off_revolts(ctx: TurnContext) -> None:
                                          f"treasury holds {treasury.treasury}")
                 continue
             treasury.treasury -= price
+            turn.ledger(house).revolts += price
             province.revolt = False
             ctx.emit(RevoltEnded(phase=ctx.dice.phase, house=house, province=province.id,
                                  cause="paid", price=price))
@@ -280,8 +281,8 @@ def run_interphase(ctx: TurnContext, turn: BRTurn) -> None:
     collect_taxes(ctx, turn)
     produce_resources(ctx)
     lift_famines(ctx)
-    run_trade(ctx)
-    buy_off_revolts(ctx)
+    run_trade(ctx, turn)
+    buy_off_revolts(ctx, turn)
     pay_upkeep(ctx, turn)
     return_lost_armies(ctx)
     raise_armies(ctx, turn)

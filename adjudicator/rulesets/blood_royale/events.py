@@ -313,6 +313,13 @@ class WealthRow(_HouseEvent):
     upkeep: int = 0
     raised: int = 0
     cash_in: int = 0
+    revolts: int = 0
+    paid: int = 0
+    received: int = 0
+    ransom_paid: int = 0
+    ransom_received: int = 0
+    #: B7 "the value of the best cash-in" the goods in the capital would give now
+    best_cash_in: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -19,8 +19,9 @@ from adjudicator.state import GameState
 
 BATTLE_KIND = "battle"
 WEALTH_KIND = "wealth"
-WEALTH_FIELDS = ("turn", "year", "house", "treasury", "goods", "taxes", "upkeep", "raised",
-                 "cash_in")
+WEALTH_FIELDS = ("turn", "year", "house", "treasury", "goods", "best_cash_in", "taxes",
+                 "upkeep", "raised", "cash_in", "revolts", "paid", "received", "ransom_paid",
+                 "ransom_received")
 
 Triple = tuple[int, str, Mapping[str, Any]]
 

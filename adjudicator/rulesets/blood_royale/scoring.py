@@ -16,6 +16,7 @@ from collections import Counter as Tally
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.events import PrisonerReleased
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.counters import counter_number
 from adjudicator.rulesets.blood_royale.events import CampaignWon, CashedIn, WealthRow
@@ -100,12 +101,30 @@ def run_cash_in_and_victory(ctx: TurnContext, turn: BRTurn) -> None:
                          standings={h: state.houses[h].treasury for h in active}))
 
 
-def emit_wealth_rows(ctx: TurnContext, turn: BRTurn) -> None:
-    """One ``WealthRow`` per active house, the last event of the turn."""
+def _book_ransoms(ctx: TurnContext, turn: BRTurn) -> None:
+    """The dynasty phase's ransoms (A9), paid by the prisoner's dynasty to the captor."""
     state = ctx.state
+    for event in ctx.events:
+        if isinstance(event, PrisonerReleased) and event.ransom:
+            payer = state.persons[event.person].dynasty
+            assert payer is not None
+            turn.ledger(payer).ransom_paid += event.ransom
+            turn.ledger(event.captor).ransom_received += event.ransom
+
+
+def emit_wealth_rows(ctx: TurnContext, turn: BRTurn) -> None:
+    """One ``WealthRow`` per active house, the last event of the turn: the standings
+    of B7 and every crown that moved, so that each row's treasury is the previous
+    row's plus its inflows minus its outflows."""
+    state = ctx.state
+    _book_ransoms(ctx, turn)
     for house in sorted(h.id for h in state.active_houses()):
         ledger = turn.ledger(house)
+        goods = goods_in_capital(state, house)
         ctx.emit(WealthRow(phase=ctx.dice.phase, house=house, turn=ctx.turn, year=ctx.year,
-                           treasury=state.houses[house].treasury,
-                           goods=goods_in_capital(state, house), taxes=ledger.taxes,
-                           upkeep=ledger.upkeep, raised=ledger.raised, cash_in=ledger.cash_in))
+                           treasury=state.houses[house].treasury, goods=goods,
+                           best_cash_in=best_cash_in(goods, ctx.rules).value,
+                           taxes=ledger.taxes, upkeep=ledger.upkeep, raised=ledger.raised,
+                           cash_in=ledger.cash_in, revolts=ledger.revolts, paid=ledger.paid,
+                           received=ledger.received, ransom_paid=ledger.ransom_paid,
+                           ransom_received=ledger.ransom_received))

@@ -16,12 +16,25 @@ SCRATCH_KEY = "blood_royale"
 
 @dataclass
 class Ledger:
-    """One house's money this turn, for its wealth row (DESIGN.md ``wealth[]``)."""
+    """One house's money this turn, for its wealth row (DESIGN.md ``wealth[]``): every
+    crown in or out, so that the treasury balances from turn to turn."""
 
     taxes: int = 0
     upkeep: int = 0
     raised: int = 0
     cash_in: int = 0
+    #: revolts bought off (B2.2.4)
+    revolts: int = 0
+    #: crowns paid to and received from other houses: payments and exchanges (B7a)
+    paid: int = 0
+    received: int = 0
+    #: ransoms (A9)
+    ransom_paid: int = 0
+    ransom_received: int = 0
+
+    def transfer_to(self, other: Ledger, crowns: int) -> None:
+        self.paid += crowns
+        other.received += crowns
 
 
 @dataclass
