@@ -3,6 +3,10 @@ and disbanding, as DESIGN.md "Blood Royale dealings" writes them."""
 
 from __future__ import annotations
 
+from br_support import fresh_state, put, rules, sheet
+
+from adjudicator.dice import SeededDice
+from adjudicator.rulesets.blood_royale import BloodRoyaleRuleset
 from adjudicator.rulesets.blood_royale.orders import (
     AllyOrder,
     CounterRef,
@@ -10,7 +14,7 @@ from adjudicator.rulesets.blood_royale.orders import (
     ExchangeOrder,
     Lot,
 )
-from tests.br_support import sheet
+from adjudicator.rulesets.blood_royale.validation import validate_blood_royale
 
 
 def test_design_dealings_lines_parse_as_written():
@@ -38,3 +42,33 @@ def test_design_dealings_lines_parse_as_written():
 def test_an_exchange_without_its_partner_is_a_syntax_error():
     parsed = sheet("england", "exchange 30 crowns for wine-7", "exchange for wine-7 with F")
     assert not parsed.orders and len(parsed.rejections) == 2
+
+
+# -- disband ---------------------------------------------------------------------------
+
+
+def test_disband_returns_the_armies_to_the_pool_at_once_and_saves_their_upkeep():
+    """DESIGN.md dealings: "disband E-3  # the unit's armies return to the pool at once";
+    B2.2.6 "Lost armies return to the pool after 2 turns" does not apply to them."""
+    state = fresh_state()
+    state.turn = 0
+    put(state, "E-3", "england", "middlesex", 15)
+    orders = {"england": sheet("england", "disband E-3", "raise 15 in middlesex as E-4")}
+    result = BloodRoyaleRuleset(rules()).resolve(state, orders, SeededDice("disband", 1))
+    after = result.state
+    assert "E-3" not in after.units and after.units["E-4"].armies == 15
+    assert after.houses["england"].armies_lost == []
+    upkeep = next(e for e in result.events if e.kind == "upkeep" and e.house == "england")
+    assert upkeep.home_armies == 5
+    assert [r.reason for r in result.rejections] == []
+
+
+def test_disband_refuses_another_house_s_unit_and_later_lines_for_the_disbanded_one():
+    """A house disbands only its own units; a unit disbanded cannot then be moved."""
+    state = fresh_state()
+    put(state, "E-3", "england", "middlesex", 2)
+    orders = {"england": sheet("england", "disband F-1", "disband E-3",
+                               "move E-3 to kent")}
+    validate_blood_royale(state, orders, rules())
+    reasons = [r.reason for r in orders["england"].rejections]
+    assert reasons == ["you have no unit F-1", "E-3 is disbanded by an earlier line"]

@@ -30,6 +30,7 @@ from adjudicator.rulesets.blood_royale.forces import (
     army_pool,
     check_new_unit_id,
     claim_unit_id,
+    disband_units,
     next_unit_id,
     remove_armies,
 )
@@ -283,6 +284,7 @@ def run_interphase(ctx: TurnContext, turn: BRTurn) -> None:
     lift_famines(ctx)
     run_trade(ctx, turn)
     buy_off_revolts(ctx, turn)
+    disband_units(ctx)
     pay_upkeep(ctx, turn)
     return_lost_armies(ctx)
     raise_armies(ctx, turn)

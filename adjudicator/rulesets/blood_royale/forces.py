@@ -15,7 +15,7 @@ from typing import Any
 from adjudicator.events import UnitsDisbanded
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.events import UnitsMerged, UnitSplit
-from adjudicator.rulesets.blood_royale.orders import MergeOrder, SplitOrder
+from adjudicator.rulesets.blood_royale.orders import DisbandOrder, MergeOrder, SplitOrder
 from adjudicator.rulesets.blood_royale.tables import br_rules
 from adjudicator.rulesets.blood_royale.world import br_data
 from adjudicator.rulesets.dynasty.command import capacity
@@ -102,6 +102,29 @@ def remove_armies(ctx: TurnContext, unit: Unit, armies: int, reason: str) -> int
     if unit.armies <= 0:
         remove_unit(ctx, unit, reason)
     return taken
+
+
+def check_disband(state: GameState, house: str, order: DisbandOrder) -> str | None:
+    unit = state.units.get(order.unit)
+    if unit is None or unit.house != house:
+        return f"{house} has no unit {order.unit}"
+    if unit.id in br_data(state).interventions:
+        return f"{unit.id} serves another king this turn"
+    return None
+
+
+def disband_units(ctx: TurnContext) -> None:
+    """``disband <unit>`` (DESIGN.md dealings), before upkeep: the armies go back to the
+    pool at once, not after the wait of armies lost (B2.2.6), and cost no upkeep."""
+    for house in sorted(ctx.sheets):
+        if house not in ctx.state.houses or ctx.state.houses[house].eliminated:
+            continue
+        for order in ctx.sheets[house].of_type(DisbandOrder):
+            reason = check_disband(ctx.state, house, order)
+            if reason is not None:
+                ctx.reject(house, order, reason)
+                continue
+            remove_unit(ctx, ctx.state.units[order.unit], "disbanded by order")
 
 
 # -- splits and merges ---------------------------------------------------------

@@ -26,6 +26,7 @@ from adjudicator.rulesets.blood_royale.forces import check_merge, check_split
 from adjudicator.rulesets.blood_royale.movement import check_carry, check_move
 from adjudicator.rulesets.blood_royale.orders import (
     CarryOrder,
+    DisbandOrder,
     GiveOrder,
     InterveneOrder,
     MergeOrder,
@@ -58,7 +59,8 @@ class SheetCheck:
     serving: dict[str, str]
     units: dict[str, Planned] = field(default_factory=dict)
     created: set[str] = field(default_factory=set)
-    merged: dict[str, str] = field(default_factory=dict)
+    #: units an earlier line merged or disbanded → why they are gone
+    gone: dict[str, str] = field(default_factory=dict)
     moved: set[str] = field(default_factory=set)
     carried: set[str] = field(default_factory=set)
     taxed: bool = False
@@ -70,8 +72,8 @@ class SheetCheck:
 
     def own(self, uid: str) -> str | None:
         """Why the house cannot reorganise ``uid`` (None when it can)."""
-        if uid in self.merged:
-            return f"{uid} is merged into {self.merged[uid]} by an earlier line"
+        if uid in self.gone:
+            return f"{uid} is {self.gone[uid]} by an earlier line"
         if uid not in self.units:
             return f"you have no unit {uid}"
         if uid in self.serving:
@@ -154,15 +156,25 @@ def _merge(check: SheetCheck, order: Order) -> str | None:
             return reason
     elif check.units[order.unit].province != check.units[order.into].province:
         return f"{order.unit} and {order.into} are not in the same province"
-    check.merged[order.unit] = order.into
+    check.gone[order.unit] = f"merged into {order.into}"
+    del check.units[order.unit]
+    return None
+
+
+def _disband(check: SheetCheck, order: Order) -> str | None:
+    assert isinstance(order, DisbandOrder)
+    reason = check.own(order.unit)
+    if reason:
+        return reason
+    check.gone[order.unit] = "disbanded"
     del check.units[order.unit]
     return None
 
 
 def _move(check: SheetCheck, order: Order) -> str | None:
     assert isinstance(order, MoveOrder)
-    if order.unit in check.merged:
-        return f"{order.unit} is merged into {check.merged[order.unit]} by an earlier line"
+    if order.unit in check.gone:
+        return f"{order.unit} is {check.gone[order.unit]} by an earlier line"
     planned = check.units.get(order.unit)
     if planned is None:
         unit = check.state.units.get(order.unit)
@@ -204,6 +216,7 @@ _HANDLERS = {
     MergeOrder: _merge,
     MoveOrder: _move,
     CarryOrder: _carry,
+    DisbandOrder: _disband,
 }
 
 
