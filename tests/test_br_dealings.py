@@ -7,6 +7,7 @@ from br_support import fresh_state, put, rules, sheet
 
 from adjudicator.dice import SeededDice
 from adjudicator.rulesets.blood_royale import BloodRoyaleRuleset
+from adjudicator.rulesets.blood_royale.counters import new_counter
 from adjudicator.rulesets.blood_royale.orders import (
     AllyOrder,
     CounterRef,
@@ -72,3 +73,70 @@ def test_disband_refuses_another_house_s_unit_and_later_lines_for_the_disbanded_
     validate_blood_royale(state, orders, rules())
     reasons = [r.reason for r in orders["england"].rejections]
     assert reasons == ["you have no unit F-1", "E-3 is disbanded by an earlier line"]
+
+
+# -- binding exchanges (B7a) -----------------------------------------------------------
+
+
+def _exchange_turn(england: str, *france: str):
+    """One turn with one exchange line from each house; ``{wine}`` is a French counter
+    in Burgundy. Returns the result and the counter's id."""
+    state = fresh_state()
+    state.turn = 0
+    wine = new_counter(state, "wine", "france", "burgundy").id
+    orders = {"england": sheet("england", england.format(wine=wine)),
+              "france": sheet("france", *(line.format(wine=wine) for line in france))}
+    validate_blood_royale(state, orders, rules())
+    result = BloodRoyaleRuleset(rules()).resolve(state, orders, SeededDice("exchange", 1))
+    owner = next(c.owner for c in result.state.counters if c.id == wine)
+    return result, wine, owner
+
+
+def test_b7a_an_exchange_both_houses_send_moves_crowns_and_counters():
+    """B7a: "both houses send the same exchange" and it happens; "Counters change owner
+    where they lie, like gifts"."""
+    result, wine, owner = _exchange_turn("exchange 30 crowns for {wine} with france",
+                                         "exchange {wine} for 30 crowns with england")
+    assert [r.text for r in result.rejections] == []
+    [made] = [e for e in result.events if e.kind == "exchange"]
+    assert (made.house, made.partner, made.crowns_given, made.counters_received) == (
+        "england", "france", 30, (wine,))
+    assert owner == "england"
+    rows = {e.house: e for e in result.events if e.kind == "wealth"}
+    assert (rows["england"].paid, rows["france"].received) == (30, 30)
+
+
+def test_b7a_an_exchange_one_side_cannot_deliver_does_not_happen_at_all():
+    """B7a: "it happens only if both sides can deliver everything they promised;
+    otherwise neither part happens and both houses are told why"."""
+    result, wine, owner = _exchange_turn("exchange 30 crowns for {wine} with france",
+                                         "give {wine} to germany",
+                                         "exchange {wine} for 30 crowns with england")
+    reasons = {r.house: r.reason for r in result.rejections}
+    assert reasons == {h: f"House Capet no longer has {wine}: neither part of the exchange "
+                          "happens" for h in ("england", "france")}
+    assert owner == "germany"
+    assert not [e for e in result.events if e.kind == "exchange"]
+    rows = {e.house: e for e in result.events if e.kind == "wealth"}
+    assert rows["england"].paid == rows["france"].paid == 0
+
+
+def test_b7a_two_different_exchanges_are_both_refused():
+    """DESIGN.md: "both lines must describe the same exchange or both are refused"."""
+    result, _, owner = _exchange_turn("exchange 30 crowns for {wine} with france",
+                                      "exchange {wine} for 40 crowns with england")
+    assert {r.house for r in result.rejections} == {"england", "france"}
+    assert all("did not send the same exchange" in r.reason for r in result.rejections)
+    assert owner == "france"
+
+
+def test_b7a_an_exchange_of_this_turn_s_goods_named_by_province():
+    """DESIGN.md: ``exchange metal from cornwall and 10 crowns for food from normandy
+    with france``: a province may be named by id or by name on either side."""
+    result, _, _ = _exchange_turn(
+        "exchange metal from cornwall and 10 crowns for {wine} with france",
+        "exchange {wine} for 10 crowns and metal from Cornwall with england")
+    assert [r.text for r in result.rejections] == []
+    [made] = [e for e in result.events if e.kind == "exchange"]
+    [metal] = made.counters_given
+    assert next(c.owner for c in result.state.counters if c.id == metal) == "france"

@@ -10,29 +10,36 @@
   (no kingdom starts with a complete basic set). They happen in the
   interphase after resources appear; a payment the treasury cannot cover then
   is refused.
+* Binding exchanges (B7a) follow the gifts and payments: both houses send the
+  same exchange, each writing its own part first; it happens whole, or not at
+  all when either side cannot deliver, and then both lines are refused with
+  the reason.
 """
 
 from __future__ import annotations
 
 from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext
-from adjudicator.rulesets.blood_royale.counters import find_counter
+from adjudicator.rulesets.blood_royale.counters import check_counter, find_counter
 from adjudicator.rulesets.blood_royale.events import (
     CounterGiven,
     CrownsPaid,
+    ExchangeMade,
     InterventionAgreed,
     PassageChanged,
 )
 from adjudicator.rulesets.blood_royale.orders import (
+    ExchangeOrder,
     GiveOrder,
     InterveneOrder,
+    Lot,
     PassageOrder,
     PayCrownsOrder,
 )
 from adjudicator.rulesets.blood_royale.turnstate import BRTurn
-from adjudicator.rulesets.blood_royale.world import br_data, set_passage
+from adjudicator.rulesets.blood_royale.world import br_data, find_province, set_passage
 from adjudicator.rulesets.dynasty.lookup import find_dynasty
-from adjudicator.state import GameState
+from adjudicator.state import Counter, GameState
 
 
 def other_house(state: GameState, house: str, token: str) -> tuple[str | None, str | None]:
@@ -76,6 +83,127 @@ def check_intervention(state: GameState, house: str, order: InterveneOrder,
 def intervention_under(state: GameState, order: InterveneOrder) -> str | None:
     found = find_dynasty(state, order.under)
     return found.id if found else None
+
+
+# -- binding exchanges (B7a) ---------------------------------------------------------
+
+LotKey = tuple[int, tuple[tuple[str, str | None], ...]]
+
+
+def _lot_key(state: GameState, lot: Lot) -> LotKey:
+    """A lot as both houses must agree on it, whatever the spelling of its provinces."""
+    refs = []
+    for ref in lot.counters:
+        source = None
+        if ref.source is not None:
+            province = find_province(state, ref.source)
+            source = province.id if province else ref.source.lower()
+        refs.append((ref.token, source))
+    return lot.crowns, tuple(sorted(refs))
+
+
+def exchange_partner(state: GameState, order: ExchangeOrder) -> str | None:
+    found = find_dynasty(state, order.house)
+    return found.id if found else None
+
+
+def is_matching_exchange(state: GameState, house: str, order: ExchangeOrder,
+                         other: ExchangeOrder) -> bool:
+    """Whether ``other`` (the partner's line) describes the same exchange as ``order``."""
+    return (exchange_partner(state, other) == house
+            and _lot_key(state, other.gives) == _lot_key(state, order.gets)
+            and _lot_key(state, other.gets) == _lot_key(state, order.gives))
+
+
+def check_exchange_lots(state: GameState, house: str, order: ExchangeOrder) -> str | None:
+    """The partner must be in play, and each counter must be its giver's (or be due to
+    it at this interphase, as for gifts)."""
+    partner, reason = other_house(state, house, order.house)
+    if partner is None:
+        return reason
+    for giver, lot in ((house, order.gives), (partner, order.gets)):
+        for ref in lot.counters:
+            problem = check_counter(state, giver, ref.token, ref.source)
+            if problem is not None:
+                return problem if giver == house else (
+                    f"{state.houses[partner].name} has no such counter: {ref.token}"
+                    + (f" from {ref.source}" if ref.source else ""))
+    return None
+
+
+def unmatched_exchange(state: GameState, house: str, order: ExchangeOrder,
+                       sheets: dict[str, OrderSheet]) -> str | None:
+    """Why the partner's sheet holds no line for the same exchange (None if it does)."""
+    partner = exchange_partner(state, order)
+    assert partner is not None
+    sheet = sheets.get(partner)
+    if sheet is not None and not sheet.refused and any(
+            is_matching_exchange(state, house, order, o) for o in sheet.of_type(ExchangeOrder)):
+        return None
+    return (f"{state.houses[partner].name} did not send the same exchange: both houses "
+            "must send it, each giving its own part first")
+
+
+def _deliverable(state: GameState, giver: str, lot: Lot) -> tuple[list[Counter], str | None]:
+    """The counters ``giver`` would hand over, or why it cannot deliver ``lot``."""
+    name = state.houses[giver].name
+    if state.houses[giver].treasury < lot.crowns:
+        return [], (f"{name}'s treasury holds {state.houses[giver].treasury} crowns, "
+                    f"{lot.crowns} needed")
+    claimed: set[str] = set()
+    found: list[Counter] = []
+    for ref in lot.counters:
+        counter = find_counter(state, giver, ref.token, ref.source, claimed)
+        if counter is None:
+            return [], f"{name} no longer has {ref.token}" + (
+                f" in {ref.source}" if ref.source else "")
+        claimed.add(counter.id)
+        found.append(counter)
+    return found, None
+
+
+def _exchange(ctx: TurnContext, turn: BRTurn, house: str, order: ExchangeOrder,
+              partner: str, answer: ExchangeOrder) -> None:
+    """One agreed exchange: all of it, or nothing and both houses told why."""
+    state = ctx.state
+    given, reason = _deliverable(state, house, order.gives)
+    received, other_reason = _deliverable(state, partner, order.gets)
+    failure = reason or other_reason
+    if failure is not None:
+        for who, line in ((house, order), (partner, answer)):
+            ctx.reject(who, line, f"{failure}: neither part of the exchange happens")
+        return
+    for giver, taker, lot, counters in ((house, partner, order.gives, given),
+                                        (partner, house, order.gets, received)):
+        state.houses[giver].treasury -= lot.crowns
+        state.houses[taker].treasury += lot.crowns
+        turn.ledger(giver).transfer_to(turn.ledger(taker), lot.crowns)
+        for counter in counters:
+            counter.owner = taker
+    ctx.emit(ExchangeMade(phase=ctx.dice.phase, house=house, partner=partner,
+                          crowns_given=order.gives.crowns, crowns_received=order.gets.crowns,
+                          counters_given=tuple(c.id for c in given),
+                          counters_received=tuple(c.id for c in received)))
+
+
+def run_exchanges(ctx: TurnContext, turn: BRTurn) -> None:
+    """Every agreed exchange once, led by the house whose id sorts first."""
+    state = ctx.state
+    answered: set[tuple[str, int]] = set()
+    for house in sorted(ctx.sheets):
+        if house not in state.houses or state.houses[house].eliminated:
+            continue
+        for order in ctx.sheets[house].of_type(ExchangeOrder):
+            partner = exchange_partner(state, order)
+            if (house, order.line) in answered or partner not in ctx.sheets:
+                continue
+            answer = next((o for o in ctx.sheets[partner].of_type(ExchangeOrder)
+                           if (partner, o.line) not in answered
+                           and is_matching_exchange(state, house, order, o)), None)
+            if answer is None:
+                continue
+            answered.update(((house, order.line), (partner, answer.line)))
+            _exchange(ctx, turn, house, order, partner, answer)
 
 
 def apply_passage_and_interventions(ctx: TurnContext) -> None:

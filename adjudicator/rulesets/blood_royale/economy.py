@@ -16,7 +16,7 @@ from typing import Any
 
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.counters import new_counter
-from adjudicator.rulesets.blood_royale.diplomacy import run_trade
+from adjudicator.rulesets.blood_royale.diplomacy import run_exchanges, run_trade
 from adjudicator.rulesets.blood_royale.events import (
     ArmiesRaised,
     ArmiesReturned,
@@ -283,6 +283,7 @@ def run_interphase(ctx: TurnContext, turn: BRTurn) -> None:
     produce_resources(ctx)
     lift_famines(ctx)
     run_trade(ctx, turn)
+    run_exchanges(ctx, turn)
     buy_off_revolts(ctx, turn)
     disband_units(ctx)
     pay_upkeep(ctx, turn)

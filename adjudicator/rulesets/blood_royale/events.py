@@ -156,6 +156,21 @@ class CounterGiven(_HouseEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ExchangeMade(_HouseEvent):
+    """B7a: a binding exchange between ``house`` and ``partner`` took place, whole."""
+
+    kind: ClassVar[str] = "exchange"
+    partner: str
+    crowns_given: int
+    crowns_received: int
+    counters_given: tuple[str, ...]
+    counters_received: tuple[str, ...]
+
+    def houses(self) -> list[str]:
+        return sorted({self.house, self.partner})
+
+
+@dataclass(frozen=True, kw_only=True)
 class CrownsPaid(_HouseEvent):
     """Trade [D]: ``house`` paid crowns to ``to``."""
 

@@ -17,9 +17,11 @@ from adjudicator.orders import Order, OrderSheet
 from adjudicator.rulesets.blood_royale.battle_orders import validate_battle_orders
 from adjudicator.rulesets.blood_royale.counters import check_counter, find_counter
 from adjudicator.rulesets.blood_royale.diplomacy import (
+    check_exchange_lots,
     check_intervention,
     intervention_under,
     other_house,
+    unmatched_exchange,
 )
 from adjudicator.rulesets.blood_royale.economy import check_pay_revolt, check_raise
 from adjudicator.rulesets.blood_royale.forces import check_merge, check_split
@@ -27,6 +29,7 @@ from adjudicator.rulesets.blood_royale.movement import check_carry, check_move
 from adjudicator.rulesets.blood_royale.orders import (
     CarryOrder,
     DisbandOrder,
+    ExchangeOrder,
     GiveOrder,
     InterveneOrder,
     MergeOrder,
@@ -225,6 +228,21 @@ def _drop(sheet: OrderSheet, order: Order, reason: str) -> None:
     sheet.reject(order, reason)
 
 
+def _refuse_exchanges(state: GameState, live: dict[str, OrderSheet]) -> None:
+    """B7a: first every line that cannot stand on its own; then every line left without
+    the partner's same line, so that a refused line refuses its answer too."""
+    faulty = [(sheet, order, reason) for house, sheet in live.items()
+              for order in sheet.of_type(ExchangeOrder)
+              if (reason := check_exchange_lots(state, house, order)) is not None]
+    for sheet, order, reason in faulty:
+        _drop(sheet, order, reason)
+    alone = [(sheet, order, reason) for house, sheet in live.items()
+             for order in sheet.of_type(ExchangeOrder)
+             if (reason := unmatched_exchange(state, house, order, live)) is not None]
+    for sheet, order, reason in alone:
+        _drop(sheet, order, reason)
+
+
 def validate_blood_royale(state: GameState, sheets: dict[str, OrderSheet],
                           rules: Mapping[str, Any]) -> None:
     """Move every Blood Royale order the state forbids into its sheet's rejections."""
@@ -236,6 +254,7 @@ def validate_blood_royale(state: GameState, sheets: dict[str, OrderSheet],
         if (reason := check_intervention(state, house, order, live)) is not None]
     for sheet, order, reason in refused_interventions:
         _drop(sheet, order, reason)
+    _refuse_exchanges(state, live)
     serving: dict[str, str] = {}
     for house, sheet in live.items():
         for intervene in sheet.of_type(InterveneOrder):
