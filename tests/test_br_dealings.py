@@ -16,6 +16,7 @@ from adjudicator.rulesets.blood_royale.orders import (
     Lot,
 )
 from adjudicator.rulesets.blood_royale.validation import validate_blood_royale
+from adjudicator.rulesets.blood_royale.world import allied, passage_allowed
 
 
 def test_design_dealings_lines_parse_as_written():
@@ -140,3 +141,38 @@ def test_b7a_an_exchange_of_this_turn_s_goods_named_by_province():
     [made] = [e for e in result.events if e.kind == "exchange"]
     [metal] = made.counters_given
     assert next(c.owner for c in result.state.counters if c.id == metal) == "france"
+
+
+# -- alliances (B6) --------------------------------------------------------------------
+
+
+def test_b6_allies_give_each_other_passage_and_never_fight_each_other():
+    """B6: "Two houses that both declare ally <house> (a standing order, ended by
+    end alliance <house> from either) are allies. Allies give each other passage, never
+    fight each other"."""
+    state = fresh_state()
+    state.turn = 0
+    put(state, "F-9", "france", "kent", 3)
+    put(state, "E-5", "england", "kent", 3)
+    game = BloodRoyaleRuleset(rules())
+    orders = {"england": sheet("england", "ally france", "attack france"),
+              "france": sheet("france", "ally england", "attack england")}
+    result = game.resolve(state, orders, SeededDice("allies", 1))
+    assert allied(result.state, "england", "france")
+    assert passage_allowed(result.state, "england", "france")
+    assert not [e for e in result.events if e.kind == "battle"]
+    assert result.state.provinces["kent"].controller == "england"
+    ended = game.resolve(result.state, {"france": sheet("france", "end alliance england")},
+                         SeededDice("allies", 2))
+    assert not allied(ended.state, "england", "france")
+    assert [e for e in ended.events if e.kind == "battle"]
+
+
+def test_b6_one_house_declaring_is_no_alliance():
+    """B6: allies are houses that *both* declare it."""
+    state = fresh_state()
+    state.turn = 0
+    result = BloodRoyaleRuleset(rules()).resolve(
+        state, {"england": sheet("england", "ally france")}, SeededDice("allies", 1))
+    assert not allied(result.state, "england", "france")
+    assert not passage_allowed(result.state, "england", "france")

@@ -42,7 +42,12 @@ from adjudicator.rulesets.blood_royale.standing import (
     Stance,
     Standing,
 )
-from adjudicator.rulesets.blood_royale.world import br_data, find_province, passage_allowed
+from adjudicator.rulesets.blood_royale.world import (
+    allied,
+    br_data,
+    find_province,
+    passage_allowed,
+)
 from adjudicator.rulesets.dynasty.lookup import find_dynasty
 from adjudicator.state import GameState, Unit
 
@@ -278,7 +283,10 @@ def preferred_retreat(state: GameState, house: str, unit: str) -> str | None:
 
 def stance_towards(state: GameState, house: str, unit: Unit | None, unit_side: str) -> Stance:
     """The stance of ``house`` towards ``unit`` of ``unit_side``, or towards that house
-    itself when ``unit`` is None (its castle, say)."""
+    itself when ``unit`` is None (its castle, say). Allies never fight each other (B6),
+    whatever their stances."""
+    if allied(state, house, unit_side):
+        return Stance.AVOID
     stances = _stored(state, house).stance
     keys = (unit_side, EVERYONE) if unit is None else (unit.id, unit_side, EVERYONE)
     for key in keys:

@@ -1,7 +1,10 @@
-"""Dealings between houses (RULES.md B4, [D] trade): passage, intervention, gifts.
+"""Dealings between houses (RULES.md B4, B6, B7a): passage, alliances, intervention,
+gifts, payments and binding exchanges.
 
 * ``allow passage`` / ``refuse passage`` are standing orders: they hold from
   this turn's movement on, until changed.
+* ``ally`` / ``end alliance`` are standing orders too: an alliance holds while
+  both houses declare it (B6), and gives passage both ways.
 * Foreign intervention needs the same ``intervene <unit> for <house>`` line
   from both houses (checked at validation, like a marriage). For the turn the
   unit moves and fights for the king it serves, and takes provinces for him;
@@ -22,6 +25,7 @@ from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.counters import check_counter, find_counter
 from adjudicator.rulesets.blood_royale.events import (
+    AllianceDeclared,
     CounterGiven,
     CrownsPaid,
     ExchangeMade,
@@ -29,6 +33,7 @@ from adjudicator.rulesets.blood_royale.events import (
     PassageChanged,
 )
 from adjudicator.rulesets.blood_royale.orders import (
+    AllyOrder,
     ExchangeOrder,
     GiveOrder,
     InterveneOrder,
@@ -37,7 +42,13 @@ from adjudicator.rulesets.blood_royale.orders import (
     PayCrownsOrder,
 )
 from adjudicator.rulesets.blood_royale.turnstate import BRTurn
-from adjudicator.rulesets.blood_royale.world import br_data, find_province, set_passage
+from adjudicator.rulesets.blood_royale.world import (
+    allied,
+    br_data,
+    declare_alliance,
+    find_province,
+    set_passage,
+)
 from adjudicator.rulesets.dynasty.lookup import find_dynasty
 from adjudicator.state import Counter, GameState
 
@@ -220,6 +231,12 @@ def apply_passage_and_interventions(ctx: TurnContext) -> None:
                 if to is not None and set_passage(state, house, to, order.allowed):
                     ctx.emit(PassageChanged(phase=ctx.dice.phase, house=house, to=to,
                                             allowed=order.allowed))
+            elif isinstance(order, AllyOrder):
+                ally, _ = other_house(state, house, order.house)
+                if ally is not None and declare_alliance(state, house, ally, order.allied):
+                    ctx.emit(AllianceDeclared(phase=ctx.dice.phase, house=house, ally=ally,
+                                              declared=order.allied,
+                                              in_force=allied(state, house, ally)))
             elif isinstance(order, InterveneOrder):
                 unit = state.units.get(order.unit)
                 under = intervention_under(state, order)

@@ -130,6 +130,20 @@ class PassageChanged(_HouseEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class AllianceDeclared(_HouseEvent):
+    """B6: ``house`` declares (or ends) its alliance with ``ally``; ``in_force`` tells
+    whether both houses now declare it."""
+
+    kind: ClassVar[str] = "alliance"
+    ally: str
+    declared: bool
+    in_force: bool
+
+    def houses(self) -> list[str]:
+        return sorted({self.house, self.ally})
+
+
+@dataclass(frozen=True, kw_only=True)
 class InterventionAgreed(_HouseEvent):
     """B4 foreign intervention: ``house``'s unit serves ``under`` this turn."""
 

@@ -126,7 +126,14 @@ def diplomacy_lines(state: GameState, house: str) -> list[str]:
     out = ["", "# Passage (standing): allow passage <house> | refuse passage <house>",
            f"#   you allow: {', '.join(allowed) or 'nobody'}; allowed by: "
            f"{', '.join(given) or 'nobody'}",
-           "# intervene <unit> for <house>   # both houses send the same line",
+           "# intervene <unit> for <house>   # both houses send the same line"]
+    declared = br_data(state).allies
+    mine = declared.get(house, [])
+    theirs = sorted(h for h, to in declared.items() if house in to)
+    out += ["# Alliances (standing, B6): ally <house> | end alliance <house>",
+            f"#   you declare: {', '.join(mine) or 'nobody'}; declared by: "
+            f"{', '.join(theirs) or 'nobody'}",
+            "# exchange <lot> for <lot> with <house>   # binding (B7a): both houses send it",
            "", "# Standing battle orders (attack/avoid, flee/surrender, retreat):"]
     standing = standing_order_lines(state, house)
     out += standing or ["#   (none: the defaults apply)"]

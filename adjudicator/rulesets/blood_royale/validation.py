@@ -27,6 +27,7 @@ from adjudicator.rulesets.blood_royale.economy import check_pay_revolt, check_ra
 from adjudicator.rulesets.blood_royale.forces import check_merge, check_split
 from adjudicator.rulesets.blood_royale.movement import check_carry, check_move
 from adjudicator.rulesets.blood_royale.orders import (
+    AllyOrder,
     CarryOrder,
     DisbandOrder,
     ExchangeOrder,
@@ -113,6 +114,11 @@ def _give(check: SheetCheck, order: Order) -> str | None:
 
 def _passage(check: SheetCheck, order: Order) -> str | None:
     assert isinstance(order, PassageOrder)
+    return other_house(check.state, check.house, order.house)[1]
+
+
+def _ally(check: SheetCheck, order: Order) -> str | None:
+    assert isinstance(order, AllyOrder)
     return other_house(check.state, check.house, order.house)[1]
 
 
@@ -214,6 +220,7 @@ _HANDLERS = {
     PayCrownsOrder: _pay_crowns,
     GiveOrder: _give,
     PassageOrder: _passage,
+    AllyOrder: _ally,
     RaiseOrder: _raise,
     SplitOrder: _split,
     MergeOrder: _merge,

@@ -8,7 +8,7 @@ cannot use, naming the fault.
 
 Blood Royale keeps its own between-turn data in ``BloodRoyaleData``, its
 typed part of the state (``br_data``): the home kingdom of each house,
-standing passage permissions, this turn's foreign interventions, counter and
+standing passage permissions and alliances, this turn's foreign interventions, counter and
 unit numbering, and the standing battle orders.
 """
 
@@ -40,6 +40,8 @@ class BloodRoyaleData(RulesetData):
     homes: dict[str, str] = field(default_factory=dict)
     #: granting house → the houses it lets pass (B4), sorted
     passage: dict[str, list[str]] = field(default_factory=dict)
+    #: house → the houses it declares its allies (B6), sorted
+    allies: dict[str, list[str]] = field(default_factory=dict)
     #: unit → the house commanding it this turn (B4 foreign intervention)
     interventions: dict[str, str] = field(default_factory=dict)
     #: the number of the next resource counter (``wine-7``)
@@ -52,6 +54,7 @@ class BloodRoyaleData(RulesetData):
     def to_dict(self) -> dict[str, Any]:
         return {"homes": dict(self.homes),
                 "passage": {k: list(v) for k, v in self.passage.items()},
+                "allies": {k: list(v) for k, v in self.allies.items()},
                 "interventions": dict(self.interventions),
                 "next_counter": self.next_counter,
                 "unit_numbers": dict(self.unit_numbers),
@@ -62,6 +65,7 @@ class BloodRoyaleData(RulesetData):
         return cls(
             homes={str(k): str(v) for k, v in data.get("homes", {}).items()},
             passage={str(k): [str(h) for h in v] for k, v in data.get("passage", {}).items()},
+            allies={str(k): [str(h) for h in v] for k, v in data.get("allies", {}).items()},
             interventions={str(k): str(v) for k, v in data.get("interventions", {}).items()},
             next_counter=int(data.get("next_counter", 1)),
             unit_numbers={str(k): int(v) for k, v in data.get("unit_numbers", {}).items()},
@@ -116,24 +120,40 @@ def productive(province: Province) -> bool:
 
 
 def passage_allowed(state: GameState, granter: str, grantee: str) -> bool:
-    """Whether ``granter`` lets ``grantee`` pass through its provinces (standing order)."""
-    return grantee in br_data(state).passage.get(granter, [])
+    """Whether ``granter`` lets ``grantee`` pass through its provinces: by its standing
+    order, or as its ally (B6 "Allies give each other passage")."""
+    return grantee in br_data(state).passage.get(granter, []) or allied(state, granter, grantee)
+
+
+def allied(state: GameState, one: str, other: str) -> bool:
+    """B6: two houses are allies while both declare ``ally`` towards each other."""
+    declared = br_data(state).allies
+    return other in declared.get(one, []) and one in declared.get(other, [])
+
+
+def _set_member(table: dict[str, list[str]], key: str, member: str, present: bool) -> bool:
+    """Add or remove ``member`` in ``table[key]`` (kept sorted); whether it changed."""
+    members = set(table.get(key, []))
+    before = member in members
+    if present:
+        members.add(member)
+    else:
+        members.discard(member)
+    if members:
+        table[key] = sorted(members)
+    else:
+        table.pop(key, None)
+    return before != present
 
 
 def set_passage(state: GameState, granter: str, grantee: str, allowed: bool) -> bool:
     """Record a permission; returns whether anything changed."""
-    table = br_data(state).passage
-    granted = set(table.get(granter, []))
-    before = grantee in granted
-    if allowed:
-        granted.add(grantee)
-    else:
-        granted.discard(grantee)
-    if granted:
-        table[granter] = sorted(granted)
-    else:
-        table.pop(granter, None)
-    return before != allowed
+    return _set_member(br_data(state).passage, granter, grantee, allowed)
+
+
+def declare_alliance(state: GameState, house: str, ally: str, declared: bool) -> bool:
+    """Record ``ally <house>`` or ``end alliance <house>``; whether anything changed."""
+    return _set_member(br_data(state).allies, house, ally, declared)
 
 
 def unit_side(state: GameState, unit: Unit) -> str:
