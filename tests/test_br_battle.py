@@ -47,7 +47,7 @@ from adjudicator.rulesets.blood_royale.standing import (
     Standing,
 )
 from adjudicator.rulesets.blood_royale.turnstate import br_turn
-from adjudicator.rulesets.blood_royale.world import br_data, set_passage
+from adjudicator.rulesets.blood_royale.world import br_data, declare_alliance, set_passage
 from adjudicator.state import Counter, GameState, House, Person, Province, Unit
 
 CONTENT = Path(__file__).resolve().parents[1] / "content/rulesets"
@@ -355,6 +355,39 @@ def test_b6_a_unit_that_avoids_an_empty_capital_takes_nothing() -> None:
     assert resolve_contacts(ctx, "paris", "england", 1) == []
     end_of_round(ctx, br_turn(ctx), 1)
     assert state.provinces["paris"].controller == "france" and wine.owner == "france"
+
+
+# -- alliances ------------------------------------------------------------------------------
+
+
+def test_b6_allies_in_one_province_fight_one_battle_as_one_side() -> None:
+    """B6: "in a province where both have units facing a common enemy they fight one
+    battle as one side: their armies, commanders and modifiers are pooled (the best unit
+    command value on the side counts), losses are shared out in proportion to armies,
+    largest unit first, and each house's flight and surrender orders apply to its own
+    units"."""
+    state = make_state()
+    add_unit(state, "E-1", "england", 3, "flanders")
+    add_unit(state, "F-1", "france", 4, "flanders", ("Louis", 1))
+    add_unit(state, "G-1", "germany", 7, "flanders")
+    for one, other in (("england", "france"), ("france", "england")):
+        declare_alliance(state, one, other, True)
+    # Louis's preliminary 2d6 (3 + 3), then Germany's die and the allies' die
+    ctx = make_ctx(state, ScriptedDice([3, 3, 6, 6]))
+    standing(ctx, "germany", "flee when losses reach 1")
+    standing(ctx, "england", "flee when losses reach 1")
+    resolve_contacts(ctx, "flanders", "germany", 1)
+    [battle] = battles(ctx)
+    allies = battle.sides[1]
+    assert (allies.house, allies.allies, allies.units) == ("england", ("france",),
+                                                            ("E-1", "F-1"))
+    assert allies.armies_before == 7 and allies.commanders == ("louis",)
+    assert battle.rounds[0]["england"].modifiers == {"command": 1}
+    assert battle.rounds[0]["germany"].losses_inflicted == 3
+    # 3 losses, army by army from the largest unit: F-1 4→3, then E-1 3→2 (lower id), F-1 →2
+    assert battle.sides[1].losses == 3
+    assert [f.unit for f in battle.fled] == ["G-1", "E-1"]
+    assert state.units["F-1"].armies == 2 and state.units["F-1"].province == "flanders"
 
 
 # -- preliminary rolls ----------------------------------------------------------------------------

@@ -8,7 +8,10 @@ stances and the ways of ending a battle are standing orders
 
 1. **Sides.** Every unit with armies in the province fights for the house
    commanding it (a unit lent by foreign intervention fights for the king it
-   serves). The attacker is the house whose stance started the battle.
+   serves). The attacker is the house whose stance started the battle. Allies
+   of either house present fight beside it as one side (B6 alliances): units
+   pooled, losses from the side's largest unit, each house's end orders for
+   its own units.
 2. **Castle** [D]. The defender fights in its own capital with the castle as
    extra strength, provided no other house controls the capital. The castle
    counts in the defender's strength, absorbs its losses before any unit
@@ -72,10 +75,12 @@ from adjudicator.rulesets.blood_royale.tables import br_rules
 from adjudicator.rulesets.blood_royale.turnstate import br_turn
 from adjudicator.rulesets.blood_royale.world import (
     SEA,
+    allied,
     castle_holder,
     is_coastal,
     passage_allowed,
     sides_in,
+    unit_side,
 )
 from adjudicator.rulesets.dynasty.capture import capture_commanders, take_prisoner
 from adjudicator.rulesets.dynasty.command import unit_command_value
@@ -198,7 +203,8 @@ class BattleSide:
 
     ``armies_after``: the armies its starting units still have, wherever they
     fled; ``losses``: armies killed; ``commanders``: at the start; ``castle``:
-    its starting castle strength.
+    its starting castle strength; ``allies``: the houses fighting beside ``house``
+    as one side (B6 alliances), whose units are among ``units``.
     """
 
     house: str
@@ -209,6 +215,7 @@ class BattleSide:
     armies_after: int
     losses: int
     outcome: Outcome
+    allies: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -289,7 +296,8 @@ class BattleFought(Event):
         return list(dict.fromkeys([*seen, *self.captured, *self.killed]))
 
     def houses(self) -> list[str]:
-        return [self.attacker, self.defender]
+        return [self.attacker, self.defender,
+                *(ally for side in self.sides for ally in side.allies)]
 
 
 # -- one battle in progress ------------------------------------------------------------------
@@ -297,14 +305,18 @@ class BattleFought(Event):
 
 @dataclass
 class _Side:
+    """One side of a battle: the house it is named after, and its allies beside it."""
+
     house: str
     enemy: str
     units: list[str]
+    allies: tuple[str, ...] = ()
     castle: int = 0
     in_capital: bool = False
     bonus: bool = False
     losses: int = 0
     unit_losses: dict[str, int] = field(default_factory=dict)
+    house_losses: dict[str, int] = field(default_factory=dict)
     outcome: Outcome = Outcome.HELD
 
     def armies(self, state: GameState) -> int:
@@ -456,6 +468,8 @@ def _suffer(ctx: TurnContext, side: _Side, losses: int, where: str, record: _Rec
         unit.armies -= 1
         side.losses += 1
         side.unit_losses[uid] = side.unit_losses.get(uid, 0) + 1
+        house = unit_side(state, unit)
+        side.house_losses[house] = side.house_losses.get(house, 0) + 1
         record.lose(unit.house, 1)
     for uid in list(side.units):
         unit = state.units[uid]
@@ -487,8 +501,9 @@ def _leave(ctx: TurnContext, side: _Side, uid: str, action: Leaving, where: str,
     if side.outcome is not Outcome.WITHDREW:
         side.outcome = Outcome.FLED
     record.captured.extend(capture_commanders(ctx, unit, side.enemy, where))
-    destination = retreat_destination(state, ctx.rules, unit, side.house)
-    record.fled.append(Flight(unit=uid, house=side.house, to=destination))
+    house = unit_side(state, unit)
+    destination = retreat_destination(state, ctx.rules, unit, house)
+    record.fled.append(Flight(unit=uid, house=house, to=destination))
     if destination is None:
         record.destroyed.append(uid)
         record.lose(unit.house, unit.armies)
@@ -498,18 +513,26 @@ def _leave(ctx: TurnContext, side: _Side, uid: str, action: Leaving, where: str,
 
 
 def _decisions(ctx: TurnContext, side: _Side) -> list[tuple[str, Leaving]]:
-    """The units of ``side`` that flee or surrender after a round, by standing order."""
+    """The units of ``side`` that flee or surrender after a round, by standing order.
+
+    Each house's orders apply to its own units (B6 alliances); a house-wide rule is
+    judged on that house's armies and losses on the side, which are the whole side's
+    when it fights alone."""
     state = ctx.state
-    house_rule = end_rule(state, ctx.rules, side.house)
-    assert house_rule is not None
-    side_armies = side.armies(state)
+    armies: dict[str, int] = {}
+    for uid in side.units:
+        house = unit_side(state, state.units[uid])
+        armies[house] = armies.get(house, 0) + state.units[uid].armies
     leaving: list[tuple[str, Leaving]] = []
     for uid in side.units:
-        own = end_rule(state, ctx.rules, side.house, uid)
+        house = unit_side(state, state.units[uid])
+        own = end_rule(state, ctx.rules, house, uid)
         if own is not None:
             action = own.decide(state.units[uid].armies, side.unit_losses.get(uid, 0))
         else:
-            action = house_rule.decide(side_armies, side.losses)
+            house_rule = end_rule(state, ctx.rules, house)
+            assert house_rule is not None
+            action = house_rule.decide(armies[house], side.house_losses.get(house, 0))
         if action is not None:
             leaving.append((uid, action))
     return leaving
@@ -559,9 +582,9 @@ def _battle(ctx: TurnContext, where: str, attacker: str, defender: str, round_no
     state, table = ctx.state, battle_rules(ctx.rules)
     battle_id = _next_battle_id(ctx)
     present = _fighters(state, where)
-    att = _Side(attacker, defender, [u.id for u in present[attacker]])
-    dfn = _Side(defender, attacker, [u.id for u in present.get(defender, [])])
-    if castle_holder(state, state.provinces[where]) == defender:
+    att = _side(state, present, attacker, defender)
+    dfn = _side(state, present, defender, attacker)
+    if castle_holder(state, state.provinces[where]) in (defender, *dfn.allies):
         dfn.castle, dfn.in_capital = table.castle, True
     starts = [(side, tuple(side.units), sum(state.units[u].armies for u in side.units),
                tuple(p for u in side.units for p in _free_commanders(state, state.units[u])),
@@ -573,7 +596,7 @@ def _battle(ctx: TurnContext, where: str, attacker: str, defender: str, round_no
     _rounds(ctx, table, att, dfn, where, record)
     sides = tuple(
         BattleSide(house=side.house, units=units, armies_before=before, commanders=commanders,
-                   castle=castle,
+                   castle=castle, allies=side.allies,
                    armies_after=sum(state.units[u].armies for u in units if u in state.units),
                    losses=side.losses,
                    outcome=Outcome.HELD if side.standing() else side.outcome)
@@ -603,6 +626,17 @@ def _battle(ctx: TurnContext, where: str, attacker: str, defender: str, round_no
                 assert destination is not None
                 fought.extend(_settle(ctx, destination, house, round_no, depth + 1))
     return fought
+
+
+def _side(state: GameState, present: Mapping[str, list[Unit]], house: str,
+          enemy: str) -> _Side:
+    """``house`` and every ally of it present that is not also the enemy's ally: one
+    side, its armies pooled (B6 alliances)."""
+    allies = tuple(other for other in sorted(present)
+                   if other not in (house, enemy) and allied(state, other, house)
+                   and not allied(state, other, enemy))
+    units = sorted((u.id for h in (house, *allies) for u in present.get(h, [])), key=unit_key)
+    return _Side(house, enemy, units, allies)
 
 
 def _attacker(state: GameState, mover: str, other: str,
