@@ -82,6 +82,19 @@ def test_battle_provinces_and_final_treasuries_appear(campaign: Path, site: Path
         assert f'<td class="num">{row.treasury}</td>' in wealth
 
 
+def test_b7_the_wealth_page_gives_every_turn_s_standings(site: Path, campaign: Path) -> None:
+    """B7 "Wealth standings: treasuries, the goods in each capital and the value of the
+    best cash-in, per turn": one row per house and turn, the best cash-in last."""
+    data = load_campaign(campaign)
+    wealth = (site / "fixture-wars/wealth/index.html").read_text(encoding="utf-8")
+    body = wealth[wealth.index('id="history"'):wealth.index('id="cashins"')]
+    goods = sorted({g for row in data.wealth for g in row.goods})
+    for row in data.wealth:
+        cells = "".join(f'<td class="num">{n}</td>' for n in (
+            row.treasury, *(row.goods.get(g, 0) for g in goods), row.best_cash_in))
+        assert cells + "</tr>" in body, (row.turn, row.house)
+
+
 def test_no_secret_reaches_the_site(site: Path) -> None:
     for name, text in _texts(site).items():
         for secret in (SEED, "SECRET-ROLL-PURPOSE", "SECRET-NOTICE", SECRET_REJECTION,

@@ -305,6 +305,7 @@ class WealthView:
     upkeep: int
     raised: int
     cash_in: int
+    best_cash_in: int = 0
 
 
 @dataclass
@@ -756,7 +757,8 @@ def _wealth(event: EventView) -> WealthView:
                       house=str(pl.get("house")), treasury=int(pl.get("treasury", 0)),
                       goods={str(k): int(v) for k, v in sorted(goods.items())},
                       taxes=int(pl.get("taxes", 0)), upkeep=int(pl.get("upkeep", 0)),
-                      raised=int(pl.get("raised", 0)), cash_in=int(pl.get("cash_in", 0)))
+                      raised=int(pl.get("raised", 0)), cash_in=int(pl.get("cash_in", 0)),
+                      best_cash_in=int(pl.get("best_cash_in", 0)))
 
 
 def _turns(folder: Path, turn_rows: list[TurnRow], events: list[EventView],
