@@ -6,6 +6,7 @@ from markupsafe import Markup
 
 from adjudicator.rulesets.blood_royale.battle import BattleFought
 from adjudicator.rulesets.blood_royale.events import (
+    AllianceDeclared,
     ArmiesRaised,
     ArmiesReturned,
     CampaignWon,
@@ -16,6 +17,7 @@ from adjudicator.rulesets.blood_royale.events import (
     CounterSeized,
     CrownsPaid,
     EventDieRolled,
+    ExchangeMade,
     FamineLifted,
     FamineStruck,
     FleetLost,
@@ -116,6 +118,22 @@ def passage(n: Narrator, pl: Payload) -> Markup:
                      house=n.house(pl["house"]), other=n.house(pl["to"]))
     return n.fmt("%(house)s closed its lands to the armies of %(other)s.",
                  house=n.house(pl["house"]), other=n.house(pl["to"]))
+
+
+@says(AllianceDeclared)
+def alliance(n: Narrator, pl: Payload) -> Markup:
+    house, other = n.house(pl["house"]), n.house(pl["ally"])
+    if not pl.get("declared"):
+        return n.fmt("%(house)s ended its alliance with %(other)s.", house=house, other=other)
+    if pl.get("in_force"):
+        return n.fmt("%(house)s and %(other)s are now allies.", house=house, other=other)
+    return n.fmt("%(house)s offered an alliance to %(other)s.", house=house, other=other)
+
+
+@says(ExchangeMade)
+def exchange(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("%(house)s and %(other)s honoured a binding exchange.",
+                 house=n.house(pl["house"]), other=n.house(pl["partner"]))
 
 
 @says(InterventionAgreed)
