@@ -390,6 +390,19 @@ def test_b6_allies_in_one_province_fight_one_battle_as_one_side() -> None:
     assert state.units["F-1"].armies == 2 and state.units["F-1"].province == "flanders"
 
 
+def test_b6_allies_storm_an_empty_capital_together() -> None:
+    """B6: the castle fights "even with no garrison", and allies facing a common enemy
+    "fight one battle as one side"."""
+    state, ctx, _ = _empty_paris(20, ScriptedDice([6, 1] * 4))
+    add_unit(state, "G-1", "germany", 10, "paris")
+    for one, other in (("england", "germany"), ("germany", "england")):
+        declare_alliance(state, one, other, True)
+    resolve_contacts(ctx, "paris", "england", 1)
+    [battle] = battles(ctx)
+    assert battle.sides[0].units == ("E-1", "G-1") and battle.sides[0].allies == ("germany",)
+    assert battle.winner == "england"
+
+
 # -- preliminary rolls ----------------------------------------------------------------------------
 
 

@@ -667,13 +667,15 @@ def _settle(ctx: TurnContext, where: str, mover: str, round_no: int, depth: int)
 
 
 def _storm(ctx: TurnContext, where: str, mover: str, round_no: int) -> list[str]:
-    """B6 [D] "The castle fights even with no garrison": a mover left alone in an
-    enemy capital fights its castle, if its stance towards that house is to attack.
+    """B6 [D] "The castle fights even with no garrison": a mover left alone (or with
+    its allies) in an enemy capital fights its castle, if its stance towards that house
+    is to attack.
     Only at the end of a kingdom's move: a flight into a capital storms nothing."""
     state = ctx.state
     holder = castle_holder(state, state.provinces[where])
     present = _fighters(state, where)
-    if (holder is None or holder == mover or set(present) != {mover}
+    if (holder is None or holder == mover or mover not in present
+            or any(h != mover and not allied(state, h, mover) for h in present)
             or where in br_turn(ctx).breached):
         return []
     if stance_towards(state, mover, None, holder) is not Stance.ATTACK:
