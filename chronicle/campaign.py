@@ -105,10 +105,13 @@ def read_input(root: Path, path: Path, shown: str, *, limit: int = MAX_TEXT_BYTE
     except for the secrets themselves (``secret``). Refusals name the file
     and never quote it.
     """
-    root = root.resolve()
-    absolute = Path(os.path.abspath(root / path))
-    if not absolute.is_relative_to(root):
+    # ``path`` is taken as given (relative to the working folder), lexically:
+    # the walk below looks at every step of it for a link.
+    lexical, given = Path(os.path.abspath(root)), Path(os.path.abspath(path))
+    if not given.is_relative_to(lexical):
         raise CampaignError(f"{shown}: lies outside the campaign folder")
+    root = root.resolve()
+    absolute = root / given.relative_to(lexical)
     current, info = root, None
     for part in absolute.relative_to(root).parts:
         current = current / part

@@ -108,3 +108,15 @@ def test_a_folder_on_the_way_that_is_a_link_is_refused(campaign: Path, tmp_path:
     result = run("build", campaign, "-o", tmp_path / "site")
     assert result.exit_code == 1 and "commentary: is a link" in result.output
     assert b"FROM-OUTSIDE" not in _published(tmp_path / "site")
+
+
+def test_a_campaign_named_by_a_relative_path_is_read(campaign: Path, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """As an arbiter types it, `chronicle build camp -o site` from the folder above, and
+    through a link to the campaign folder itself (the arbiter's own choice)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "alias").symlink_to(campaign, target_is_directory=True)
+    for name in ("camp", "alias", "./camp/../camp"):
+        result = run("build", name, "-o", f"site-{len(name)}")
+        assert result.exit_code == 0, result.output
+        assert run("check", name).exit_code in (0, 1)
