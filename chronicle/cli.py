@@ -333,18 +333,20 @@ def demo(ruleset: str, turns: int | None, seed: str, out: Path, site: Path, no_s
 @click.option("--runs", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--turns", type=click.IntRange(min=1), default=20, show_default=True)
 @click.option("--seed", default="simulate", show_default=True)
+@click.option("--world", type=WORLD, default=None,
+              help="The content pack (world) to play, for a ruleset that has several.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: every core).")
 @click.option("--json", "as_json", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Also write the report as JSON to this file.")
 @refusals
-def simulate(ruleset: str, runs: int, turns: int, seed: str, jobs: int | None,
-             as_json: Path | None) -> None:
+def simulate(ruleset: str, runs: int, turns: int, seed: str, world: str | None,
+             jobs: int | None, as_json: Path | None) -> None:
     """Monte Carlo report for balancing a campaign before it starts."""
     from chronicle.simulate import run_simulation
 
     run_simulation(ruleset=ruleset, runs=runs, turns=turns, seed=seed, jobs=jobs,
-                   json_path=as_json)
+                   json_path=as_json, world=world)
 
 
 @cli.command()
