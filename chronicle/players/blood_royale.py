@@ -10,10 +10,15 @@ order file. What it does each turn:
   are retaken first, and the field army comes home when enemies stand near;
 * **war**: an ambitious house (or a mercantile one grown strong) sends a field
   army, split off the capital's unit, at the weakest foreign province next to
-  its land, never at a well-defended castle;
+  its land, or at an enemy capital one province beyond it when the army can
+  face its castle;
+* **fleets**: a fleet waits in each sea zone its goods must cross to reach the
+  capital (its own from islands, or a partner's across the sea), and armies
+  cross there too;
 * **trade**: counters go home on their own; every built-in player runs the same
   public market, so two built-in houses swap a surplus basic good for a missing
-  one in the same turn, and let each other pass so the goods can travel;
+  one in the same turn, or one buys the other's surplus for crowns, and they
+  let each other pass so the goods can travel;
 * **friends**: passage for houses tied by a living marriage and for trade partners;
 * **prisoners**: ransom or keep, through the dynasty player.
 
@@ -39,8 +44,10 @@ from adjudicator.rulesets.blood_royale.tables import BRRules, br_rules
 from adjudicator.rulesets.blood_royale.validation import validate_blood_royale
 from adjudicator.rulesets.blood_royale.world import (
     LAND,
+    SEA,
     controlled,
     home_provinces,
+    is_coastal,
     is_hostile_to,
     passage_allowed,
     productive,
@@ -73,6 +80,25 @@ TEMPERS = {
 }
 
 
+#: Crowns a built-in buyer pays for a good it lacks (a basic set pays 50, B7).
+PRICE = 20
+#: Sea zones a house keeps a fleet in, at most.
+MAX_LANES = 2
+#: The strength a capital's castle fights with (B6).
+CASTLE = 10
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One half of a market bargain: ``giver`` hands ``good`` to ``taker``, who
+    pays ``price`` crowns for it (0 in a swap, where the goods pay each other)."""
+
+    giver: str
+    good: str
+    taker: str
+    price: int = 0
+
+
 class Planner:
     """One house's turn of thinking; every method appends order lines."""
 
@@ -92,6 +118,8 @@ class Planner:
         self.extra_income = len(paying) * self.typed.economy.tax_extraordinary
         self.money = record.treasury - upkeep_due(state, house, rules)
         self.friends: set[str] = set()
+        self.lanes: list[str] = []
+        self.new_units = 0
 
     # -- helpers ---------------------------------------------------------------
     def my_units(self) -> list[Unit]:
@@ -107,17 +135,35 @@ class Planner:
         return sum(u.armies for side, units in sides_in(self.state, pid).items()
                    if side != self.house and side not in self.friends for u in units)
 
-    def path(self, start: str, goal: str) -> list[str] | None:
-        """Through friendly land to ``goal``; the last step may enter enemy land."""
+    def new_unit(self) -> str:
+        """A fresh unit id, distinct from the others this file creates."""
+        letter = self.state.houses[self.house].letter
+        number = int(next_unit_id(self.state, self.house).split("-")[1]) + self.new_units
+        self.new_units += 1
+        return f"{letter}-{number}"
+
+    def path(self, start: str, goal: str, *, siege: bool = False) -> list[str] | None:
+        """Through friendly land, and the sea where our fleets wait, to ``goal``;
+        the last step may enter enemy land, or with ``siege`` the last two (B4:
+        the unit stops on entering it, and goes one province further next round).
+        An army never ends a turn at sea, so the path stops on land."""
         state = self.state
 
         def can_enter(p: Province) -> bool:
-            return p.id == goal or (p.kind == LAND and not self.hostile(p)
-                                    and not self.enemy_armies(p.id))
+            if p.id == goal:
+                return True
+            if p.kind == SEA:
+                return p.id in self.lanes
+            if self.enemy_armies(p.id):
+                return False
+            return not self.hostile(p) or (siege and goal in p.neighbours)
 
         found = shortest_path(state, start, goal, can_enter)
         limit = self.typed.movement.moves * self.typed.movement.rounds
-        return found[:limit] if found else None
+        route = (found or [])[:limit]
+        while route and state.provinces[route[-1]].kind == SEA:
+            route.pop()
+        return route or None
 
     def move(self, unit: str, path: list[str]) -> None:
         if path:
@@ -155,17 +201,18 @@ class Planner:
             self.money -= count * cost
 
     def muster(self) -> str:
-        """Where new armies are raised: the capital, unless it is an island.
+        """Where new armies are raised: the capital, unless it is an island
+        with no fleet of ours at its shore.
 
-        Armies cross the sea only where a fleet waits (B4), which these
-        players never plan: an island house (Pyke, Dragonstone) raises its
-        armies in a home province on the mainland instead (B2.2.6), or they
-        would never leave home.
+        Armies cross the sea only where a fleet waits (B4): without one, an
+        island house (Pyke, Dragonstone) raises its armies in a home province
+        on the mainland instead (B2.2.6), or they would never leave home.
         """
         state = self.state
 
         def on_land(pid: str) -> bool:
-            return any(state.provinces[n].kind == LAND for n in state.provinces[pid].neighbours)
+            return any(state.provinces[n].kind == LAND or n in self.lanes
+                       for n in state.provinces[pid].neighbours)
 
         if not self.capital or on_land(self.capital):
             return self.capital
@@ -185,8 +232,14 @@ class Planner:
                 friends.add(spouse.dynasty)
         return friends
 
-    def trades(self) -> list[tuple[str, str, str]]:
-        """The public market: (giver, good, taker) swaps every built-in player computes."""
+    def trades(self) -> list[Deal]:
+        """The public market every built-in player computes alike.
+
+        First swaps of a spare basic good for a missing one; then, between
+        houses still free, a sale: the buyer pays ``PRICE`` crowns for a good
+        it lacks (B7a: both halves are one-sided, so each house keeps its word
+        because every built-in player reads the same market).
+        """
         state = self.state
         basic = self.typed.basic_goods
         houses = sorted(h.id for h in state.active_houses())
@@ -200,32 +253,43 @@ class Planner:
             least = min(stock[h].get(g, 0) for g in basic)
             return stock[h].get(good, 0) >= least + 2
 
-        swaps: list[tuple[str, str, str]] = []
+        pairs = [(a, b) for a in houses for b in houses if a < b and self.linked(a, b)]
+        deals: list[Deal] = []
         busy: set[str] = set()
-        for a in houses:
-            for b in houses:
-                if a >= b or a in busy or b in busy or not self.linked(a, b):
-                    continue
-                give = next((g for g in short(b) if spare(a, g)), None)
-                take = next((g for g in short(a) if spare(b, g)), None)
-                if give and take:
-                    swaps += [(a, give, b), (b, take, a)]
+        for a, b in pairs:
+            if a in busy or b in busy:
+                continue
+            give = next((g for g in short(b) if spare(a, g)), None)
+            take = next((g for g in short(a) if spare(b, g)), None)
+            if give and take:
+                deals += [Deal(a, give, b), Deal(b, take, a)]
+                busy |= {a, b}
+        for a, b in pairs:
+            if a in busy or b in busy:
+                continue
+            for seller, buyer in ((a, b), (b, a)):
+                good = next((g for g in short(buyer) if spare(seller, g)), None)
+                if good and state.houses[buyer].treasury >= 2 * PRICE:
+                    deals.append(Deal(seller, good, buyer, PRICE))
                     busy |= {a, b}
-        return swaps
+                    break
+        return deals
 
     def linked(self, a: str, b: str) -> bool:
-        """A land route between the two capitals through their own or free land."""
+        """A route between the two capitals through their own or free land, or the
+        sea (the taker's fleet carries the good across, B4)."""
         state = self.state
         start, goal = state.houses[a].capital, state.houses[b].capital
         if not start or not goal:
             return False
-        route = shortest_path(state, start, goal, lambda p: p.kind == LAND
-                              and p.controller in (a, b, None))
+        route = shortest_path(state, start, goal, lambda p: p.kind == SEA
+                              or p.controller in (a, b, None))
         return route is not None
 
     def diplomacy(self) -> None:
-        partners = {taker if giver == self.house else giver
-                    for giver, _, taker in self.trades() if self.house in (giver, taker)}
+        deals = self.trades()
+        partners = {d.taker if d.giver == self.house else d.giver
+                    for d in deals if self.house in (d.giver, d.taker)}
         self.friends = (self.marriage_friends() | partners) - {self.house}
         occupiers = {p.controller for p in home_provinces(self.state, self.house)
                      if p.controller not in (None, self.house)}
@@ -236,16 +300,88 @@ class Planner:
         for other in sorted(occupiers):
             if other and passage_allowed(self.state, self.house, other):
                 self.lines.append(f"refuse passage {other}")
-        for giver, good, taker in self.trades():
-            if giver == self.house:
-                self.lines.append(f"give {good} from {self.capital} to {taker}")
+        for deal in deals:
+            if deal.giver == self.house:
+                self.lines.append(f"give {deal.good} from {self.capital} to {deal.taker}")
+            elif deal.taker == self.house and deal.price:
+                self.lines.append(f"pay {deal.price} crowns to {deal.giver}")
+                self.money -= deal.price
+        self.lanes = self.sea_lanes(deals)
+
+    # -- fleets --------------------------------------------------------------------
+    def sea_lanes(self, deals: list[Deal]) -> list[str]:
+        """The sea zones our goods must cross to reach the capital (B4: a counter
+        crosses the sea only where its owner's fleet lies): from our resource
+        provinces, from wherever our counters lie, and from the capitals of the
+        houses giving us goods this turn."""
+        state = self.state
+        if not self.capital:
+            return []
+        origins = [p.id for p in controlled(state, self.house) if p.resource]
+        origins += [c.province for c in state.counters if c.owner == self.house]
+        origins += [state.houses[d.giver].capital or "" for d in deals if d.taker == self.house]
+
+        def passable(p: Province) -> bool:
+            return p.kind == LAND and (not self.hostile(p) or p.controller in self.friends)
+
+        lanes: list[str] = []
+        for origin in dict.fromkeys(o for o in origins if o and o != self.capital):
+            if shortest_path(state, origin, self.capital, passable) is not None:
+                continue
+            route = shortest_path(state, origin, self.capital,
+                                  lambda p: p.kind == SEA or passable(p))
+            lanes += [pid for pid in route or [] if state.provinces[pid].kind == SEA
+                      and pid not in lanes]
+        return lanes[:MAX_LANES]
+
+    def fleets(self) -> None:
+        """A fleet in every lane: one already there stays, an idle one sails
+        there, else one is raised on the nearest shore (B2.2.6)."""
+        state = self.state
+        naval_type = next((name for name, kind in self.typed.unit_types.items() if kind.naval),
+                          None)
+        if naval_type is None:
+            return
+        ours = sorted((u for u in state.units.values() if u.house == self.house
+                       and unit_side(state, u) == self.house and self.typed.is_naval(u.type)),
+                      key=lambda u: u.id)
+        manned = {u.province for u in ours}
+        idle = [u for u in ours if u.province not in self.lanes]
+        cost = self.typed.economy.raise_cost
+        limit = self.typed.movement.moves * self.typed.movement.rounds
+        for lane in self.lanes:
+            if lane in manned:
+                continue
+            route = None
+            while idle and route is None:
+                unit = idle.pop(0)
+                route = shortest_path(state, unit.province or "", lane,
+                                      lambda p: p.kind == SEA or is_coastal(state, p))
+                if route is not None and len(route) <= limit:
+                    self.move(unit.id, route)
+                    manned.add(lane)
+                else:
+                    route = None
+            if lane in manned:
+                continue
+            shores = [p for p in home_provinces(state, self.house)
+                      if p.controller == self.house and lane in p.neighbours
+                      and not sides_in(state, p.id).keys() - {self.house}]
+            if shores and self.money >= cost:
+                uid = self.new_unit()
+                self.lines.append(f"raise 1 {naval_type} in {shores[0].id} as {uid}")
+                self.move(uid, [lane])
+                self.money -= cost
+                manned.add(lane)
 
     # -- war ---------------------------------------------------------------------
     def targets(self, strength: int) -> list[Province]:
-        """Foreign land next to ours, held by a house we are not friends with."""
+        """Foreign land next to ours, held by a house we are not friends with; and
+        enemy capitals one province beyond, when ``strength`` can face half the
+        castle besides the garrison (B6: the castle fights as 10 armies)."""
         state = self.state
         ours = {p.id for p in controlled(state, self.house)}
-        found: list[tuple[int, str, Province]] = []
+        found: dict[str, tuple[int, Province]] = {}
         for pid in sorted(ours):
             for nid in state.provinces[pid].neighbours:
                 province = state.provinces[nid]
@@ -254,12 +390,18 @@ class Planner:
                 if province.controller in self.friends:
                     continue
                 defence = self.enemy_armies(nid)
-                castle = 10 if province.capital and province.controller else 0
-                if defence + castle > strength // 2:
-                    continue
-                score = defence * 3 - (4 if province.resource else 0) + self.rng.randint(0, 2)
-                found.append((score, nid, province))
-        return [p for _, _, p in sorted(found, key=lambda t: (t[0], t[1]))]
+                if defence + CASTLE * province.capital <= strength // 2:
+                    score = defence * 3 - (4 if province.resource else 0)
+                    found.setdefault(nid, (score + self.rng.randint(0, 2), province))
+                for cid in province.neighbours:
+                    capital = state.provinces[cid]
+                    if (not capital.capital or capital.controller in (None, self.house)
+                            or capital.controller in self.friends or cid in found):
+                        continue
+                    garrison = self.enemy_armies(cid)
+                    if garrison + CASTLE // 2 <= strength:
+                        found[cid] = (garrison * 3 + self.rng.randint(0, 2), capital)
+        return [p for _, p in sorted(found.values(), key=lambda t: (t[0], t[1].id))]
 
     def war(self) -> None:
         state = self.state
@@ -290,7 +432,8 @@ class Planner:
                 goals = self.targets(unit.armies)
                 if goals:
                     self.declare(goals[0])
-                    self.move(unit.id, self.path(unit.province or "", goals[0].id) or [])
+                    self.move(unit.id, self.path(unit.province or "", goals[0].id,
+                                                 siege=goals[0].capital) or [])
             moved.add(unit.id)
         self.sally(in_capital, lost, threat)
 
@@ -308,10 +451,10 @@ class Planner:
                 self.declare(goal)
         if goal is None or spare < 1:
             return
-        path = self.path(self.capital, goal.id)
+        path = self.path(self.capital, goal.id, siege=goal.capital)
         if not path:
             return
-        new_id = next_unit_id(self.state, self.house)
+        new_id = self.new_unit()
         self.lines.append(f"split {spare} from {main.id} as {new_id}")
         self.move(new_id, path)
 
@@ -350,6 +493,7 @@ def blood_royale_orders(state: GameState, house: str, rules: Mapping[str, Any],
     planner.taxes()
     planner.revolts()
     planner.diplomacy()
+    planner.fleets()
     planner.raising()
     planner.war()
     planner.standing()
