@@ -73,7 +73,7 @@ class Temper:
 TEMPERS = {
     "cautious": Temper(reserve=40, poor=15, strength=9, garrison=6, attack_from=0,
                        end_order="flee when below 3 armies"),
-    "ambitious": Temper(reserve=10, poor=45, strength=16, garrison=4, attack_from=4,
+    "ambitious": Temper(reserve=10, poor=45, strength=18, garrison=4, attack_from=4,
                         end_order="fight to the end"),
     "mercantile": Temper(reserve=30, poor=30, strength=8, garrison=5, attack_from=9,
                          end_order="flee when losses reach 4"),
@@ -375,13 +375,16 @@ class Planner:
                 manned.add(lane)
 
     # -- war ---------------------------------------------------------------------
-    def targets(self, strength: int) -> list[Province]:
-        """Foreign land next to ours, held by a house we are not friends with; and
-        enemy capitals one province beyond, when ``strength`` can face half the
-        castle besides the garrison (B6: the castle fights as 10 armies)."""
+    def targets(self, strength: int, start: str) -> list[tuple[Province, list[str]]]:
+        """Where an army of ``strength`` at ``start`` can strike this turn, with its
+        path, best first: foreign land next to ours, held by a house we are not
+        friends with, or an enemy capital one province beyond. A capital comes
+        first when ``strength`` outnumbers its garrison by a quarter of the castle
+        (B6: the castle fights as 10 more armies, so a siege is a gamble an
+        ambitious house takes for the goods stored there)."""
         state = self.state
         ours = {p.id for p in controlled(state, self.house)}
-        found: dict[str, tuple[int, Province]] = {}
+        scored: dict[str, tuple[int, Province]] = {}
         for pid in sorted(ours):
             for nid in state.provinces[pid].neighbours:
                 province = state.provinces[nid]
@@ -392,16 +395,21 @@ class Planner:
                 defence = self.enemy_armies(nid)
                 if defence + CASTLE * province.capital <= strength // 2:
                     score = defence * 3 - (4 if province.resource else 0)
-                    found.setdefault(nid, (score + self.rng.randint(0, 2), province))
+                    scored.setdefault(nid, (score + self.rng.randint(0, 2), province))
                 for cid in province.neighbours:
                     capital = state.provinces[cid]
                     if (not capital.capital or capital.controller in (None, self.house)
-                            or capital.controller in self.friends or cid in found):
+                            or capital.controller in self.friends or cid in scored):
                         continue
                     garrison = self.enemy_armies(cid)
-                    if garrison + CASTLE // 2 <= strength:
-                        found[cid] = (garrison * 3 + self.rng.randint(0, 2), capital)
-        return [p for _, p in sorted(found.values(), key=lambda t: (t[0], t[1].id))]
+                    if garrison + CASTLE // 4 < strength:
+                        scored[cid] = (garrison - CASTLE + self.rng.randint(0, 2), capital)
+        found = []
+        for _, goal in sorted(scored.values(), key=lambda t: (t[0], t[1].id)):
+            path = self.path(start, goal.id, siege=goal.capital)
+            if path:
+                found.append((goal, path))
+        return found
 
     def war(self) -> None:
         state = self.state
@@ -428,30 +436,36 @@ class Planner:
             elif lost:
                 target = lost.pop(0)
                 self.move(unit.id, self.path(unit.province or "", target.id) or [])
-            elif self.temper.attack_from and unit.armies >= self.temper.attack_from:
-                goals = self.targets(unit.armies)
-                if goals:
-                    self.declare(goals[0])
-                    self.move(unit.id, self.path(unit.province or "", goals[0].id,
-                                                 siege=goals[0].capital) or [])
+            elif goals := self.war_goals(unit.armies, unit.province or ""):
+                self.declare(goals[0][0])
+                self.move(unit.id, goals[0][1])
+            else:
+                # Markers stay when the army leaves (B3), so an idle army goes home
+                # to join the garrison: the next sally is strong enough for a castle.
+                self.move(unit.id, self.path(unit.province or "", self.capital) or [])
             moved.add(unit.id)
         self.sally(in_capital, lost, threat)
+
+    def war_goals(self, strength: int, start: str) -> list[tuple[Province, list[str]]]:
+        if not self.temper.attack_from or strength < self.temper.attack_from:
+            return []
+        return self.targets(strength, start)
 
     def sally(self, in_capital: list[Unit], lost: list[Province], threat: int) -> None:
         """Split a field army off the capital's unit when the garrison can spare it."""
         if not in_capital or threat >= 4:
             return
         main = max(in_capital, key=lambda u: (u.armies, u.id))
+        for other in in_capital:
+            if other.id != main.id:
+                self.lines.append(f"merge {other.id} into {main.id}")
         spare = main.armies - self.temper.garrison
-        goal: Province | None = lost[0] if lost else None
-        if goal is None and self.temper.attack_from and spare >= self.temper.attack_from:
-            goals = self.targets(spare)
-            goal = goals[0] if goals else None
-            if goal is not None:
-                self.declare(goal)
-        if goal is None or spare < 1:
+        if spare < 1:
             return
-        path = self.path(self.capital, goal.id, siege=goal.capital)
+        path = self.path(self.capital, lost[0].id) if lost else None
+        if not lost and (goals := self.war_goals(spare, self.capital)):
+            self.declare(goals[0][0])
+            path = goals[0][1]
         if not path:
             return
         new_id = self.new_unit()
