@@ -31,6 +31,7 @@ are dropped before the file is written, so the player sends legal orders
 from __future__ import annotations
 
 import random
+from collections import Counter as Tally
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +40,6 @@ from adjudicator.orders import parse_orders
 from adjudicator.rulesets.blood_royale.economy import upkeep_due
 from adjudicator.rulesets.blood_royale.forces import army_pool, next_unit_id
 from adjudicator.rulesets.blood_royale.ruleset import BLOOD_ROYALE_GRAMMAR
-from adjudicator.rulesets.blood_royale.scoring import goods_in_capital
 from adjudicator.rulesets.blood_royale.tables import BRRules, br_rules
 from adjudicator.rulesets.blood_royale.validation import validate_blood_royale
 from adjudicator.rulesets.blood_royale.world import (
@@ -83,18 +83,18 @@ TEMPERS = {
 #: Crowns a built-in buyer pays for a good it lacks (a basic set pays 50, B7).
 PRICE = 20
 #: Sea zones a house keeps a fleet in, at most.
-MAX_LANES = 2
+MAX_LANES = 3
 #: The strength a capital's castle fights with (B6).
 CASTLE = 10
 
 
 @dataclass(frozen=True)
 class Deal:
-    """One half of a market bargain: ``giver`` hands ``good`` to ``taker``, who
+    """One half of a market bargain: ``giver`` hands ``counter`` to ``taker``, who
     pays ``price`` crowns for it (0 in a swap, where the goods pay each other)."""
 
     giver: str
-    good: str
+    counter: str
     taker: str
     price: int = 0
 
@@ -235,43 +235,60 @@ class Planner:
     def trades(self) -> list[Deal]:
         """The public market every built-in player computes alike.
 
-        First swaps of a spare basic good for a missing one; then, between
-        houses still free, a sale: the buyer pays ``PRICE`` crowns for a good
-        it lacks (B7a: both halves are one-sided, so each house keeps its word
-        because every built-in player reads the same market).
+        Each linked pair of houses deals once a turn: a swap of a spare basic
+        good for a missing one, else a sale, where the buyer pays ``PRICE``
+        crowns for a good it lacks. Both halves are one-sided orders (B7a), kept
+        because every built-in player reads the same market. A house needs what
+        it owns least of, wherever its counters lie (goods on their way count),
+        and spares only what waits in its capital.
         """
         state = self.state
         basic = self.typed.basic_goods
         houses = sorted(h.id for h in state.active_houses())
-        stock = {h: goods_in_capital(state, h) for h in houses}
+        owned = {h: Tally(c.good for c in state.counters if c.owner == h) for h in houses}
+        stores = {h: sorted((c for c in state.counters if c.owner == h
+                             and c.province == state.houses[h].capital), key=lambda c: c.id)
+                  for h in houses}
+        purse = {h: state.houses[h].treasury for h in houses}
 
         def short(h: str) -> list[str]:
-            least = min(stock[h].get(g, 0) for g in basic)
-            return [g for g in basic if stock[h].get(g, 0) == least]
+            least = min(owned[h][g] for g in basic)
+            return [g for g in basic if owned[h][g] == least]
 
-        def spare(h: str, good: str) -> bool:
-            least = min(stock[h].get(g, 0) for g in basic)
-            return stock[h].get(good, 0) >= least + 2
+        def spare(h: str, good: str) -> str | None:
+            if owned[h][good] < min(owned[h][g] for g in basic) + 2:
+                return None
+            return next((c.id for c in stores[h] if c.good == good), None)
 
-        pairs = [(a, b) for a in houses for b in houses if a < b and self.linked(a, b)]
         deals: list[Deal] = []
-        busy: set[str] = set()
-        for a, b in pairs:
-            if a in busy or b in busy:
+
+        def offer(giver: str, taker: str) -> tuple[str, str] | None:
+            """The good ``taker`` lacks that ``giver`` spares, and its counter."""
+            return next(((g, c) for g in short(taker) if (c := spare(giver, g))), None)
+
+        def hand(giver: str, goods: tuple[str, str], taker: str, price: int = 0) -> None:
+            good, counter = goods
+            stores[giver] = [c for c in stores[giver] if c.id != counter]
+            owned[giver][good] -= 1
+            owned[taker][good] += 1
+            purse[taker] -= price
+            deals.append(Deal(giver, counter, taker, price))
+
+        # The houses with the fewest sets trade first: goods are scarce (seven
+        # houses share four cloth a turn in Westeros), and a set is worth most
+        # to the poorest.
+        needy = sorted(houses, key=lambda h: (min(owned[h][g] for g in basic), h))
+        for a, b in ((a, b) for i, a in enumerate(needy) for b in needy[i + 1:]):
+            if not self.linked(a, b):
                 continue
-            give = next((g for g in short(b) if spare(a, g)), None)
-            take = next((g for g in short(a) if spare(b, g)), None)
+            give, take = offer(a, b), offer(b, a)
             if give and take:
-                deals += [Deal(a, give, b), Deal(b, take, a)]
-                busy |= {a, b}
-        for a, b in pairs:
-            if a in busy or b in busy:
+                hand(a, give, b)
+                hand(b, take, a)
                 continue
-            for seller, buyer in ((a, b), (b, a)):
-                good = next((g for g in short(buyer) if spare(seller, g)), None)
-                if good and state.houses[buyer].treasury >= 2 * PRICE:
-                    deals.append(Deal(seller, good, buyer, PRICE))
-                    busy |= {a, b}
+            for seller, buyer, goods in ((a, b, give), (b, a, take)):
+                if goods and purse[buyer] >= 2 * PRICE:
+                    hand(seller, goods, buyer, PRICE)
                     break
         return deals
 
@@ -302,7 +319,7 @@ class Planner:
                 self.lines.append(f"refuse passage {other}")
         for deal in deals:
             if deal.giver == self.house:
-                self.lines.append(f"give {deal.good} from {self.capital} to {deal.taker}")
+                self.lines.append(f"give {deal.counter} to {deal.taker}")
             elif deal.taker == self.house and deal.price:
                 self.lines.append(f"pay {deal.price} crowns to {deal.giver}")
                 self.money -= deal.price
@@ -336,43 +353,48 @@ class Planner:
 
     def fleets(self) -> None:
         """A fleet in every lane: one already there stays, an idle one sails
-        there, else one is raised on the nearest shore (B2.2.6)."""
+        there, else one is raised on the nearest shore (B2.2.6). Fleets leave
+        other fleets in peace, so the lanes stay open (B6: the house that
+        moves decides by its stance towards the unit it meets)."""
         state = self.state
         naval_type = next((name for name, kind in self.typed.unit_types.items() if kind.naval),
                           None)
         if naval_type is None:
             return
-        ours = sorted((u for u in state.units.values() if u.house == self.house
-                       and unit_side(state, u) == self.house and self.typed.is_naval(u.type)),
-                      key=lambda u: u.id)
+        naval = sorted((u for u in state.units.values() if self.typed.is_naval(u.type)),
+                       key=lambda u: u.id)
+        for unit in naval:
+            if unit.house != self.house and state.provinces[unit.province or ""].kind == SEA:
+                self.lines.append(f"avoid {unit.id}")
+        ours = [u for u in naval if u.house == self.house and unit_side(state, u) == self.house]
         manned = {u.province for u in ours}
         idle = [u for u in ours if u.province not in self.lanes]
         cost = self.typed.economy.raise_cost
         limit = self.typed.movement.moves * self.typed.movement.rounds
+
+        def sail(start: str, lane: str) -> list[str] | None:
+            route = shortest_path(state, start, lane,
+                                  lambda p: p.kind == SEA or is_coastal(state, p))
+            return route if route is not None and len(route) <= limit else None
+
         for lane in self.lanes:
             if lane in manned:
                 continue
-            route = None
-            while idle and route is None:
-                unit = idle.pop(0)
-                route = shortest_path(state, unit.province or "", lane,
-                                      lambda p: p.kind == SEA or is_coastal(state, p))
-                if route is not None and len(route) <= limit:
-                    self.move(unit.id, route)
-                    manned.add(lane)
-                else:
-                    route = None
-            if lane in manned:
+            sailing = next(((u, r) for u in idle if (r := sail(u.province or "", lane))), None)
+            if sailing:
+                idle.remove(sailing[0])
+                self.move(sailing[0].id, sailing[1])
                 continue
-            shores = [p for p in home_provinces(state, self.house)
-                      if p.controller == self.house and lane in p.neighbours
-                      and not sides_in(state, p.id).keys() - {self.house}]
+            shores = [(route, p.id) for p in home_provinces(state, self.house)
+                      if p.controller == self.house and is_coastal(state, p)
+                      and not sides_in(state, p.id).keys() - {self.house}
+                      and (route := sail(p.id, lane))]
             if shores and self.money >= cost:
+                route, shore = min(shores, key=lambda t: (len(t[0]), t[1]))
                 uid = self.new_unit()
-                self.lines.append(f"raise 1 {naval_type} in {shores[0].id} as {uid}")
-                self.move(uid, [lane])
+                self.lines.append(f"raise 1 {naval_type} in {shore} as {uid}")
+                self.move(uid, route)
                 self.money -= cost
-                manned.add(lane)
 
     # -- war ---------------------------------------------------------------------
     def targets(self, strength: int, start: str) -> list[tuple[Province, list[str]]]:
