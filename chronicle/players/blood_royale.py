@@ -399,15 +399,16 @@ class Planner:
     # -- war ---------------------------------------------------------------------
     def targets(self, strength: int, start: str) -> list[tuple[Province, list[str]]]:
         """Where an army of ``strength`` at ``start`` can strike this turn, with its
-        path, best first: foreign land next to ours, held by a house we are not
-        friends with, or an enemy capital one province beyond. A capital comes
+        path, best first: foreign land next to ours or to the sea lanes our
+        fleets keep (B4: armies cross the sea where a fleet lies), held by a
+        house we are not friends with, or an enemy capital one province beyond. A capital comes
         first when ``strength`` outnumbers its garrison by a quarter of the castle
         (B6: the castle fights as 10 more armies, so a siege is a gamble an
         ambitious house takes for the goods stored there)."""
         state = self.state
         ours = {p.id for p in controlled(state, self.house)}
         scored: dict[str, tuple[int, Province]] = {}
-        for pid in sorted(ours):
+        for pid in sorted(ours) + self.lanes:
             for nid in state.provinces[pid].neighbours:
                 province = state.provinces[nid]
                 if province.kind != LAND or province.controller == self.house:
