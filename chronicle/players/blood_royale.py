@@ -240,7 +240,8 @@ class Planner:
         crowns for a good it lacks. Both halves are one-sided orders (B7a), kept
         because every built-in player reads the same market. A house needs what
         it owns least of, wherever its counters lie (goods on their way count),
-        and spares only what waits in its capital.
+        and spares, from what waits in its capital, a good it owns more of than
+        of its scarcest: giving it away costs the house no set (B7).
         """
         state = self.state
         basic = self.typed.basic_goods
@@ -256,7 +257,7 @@ class Planner:
             return [g for g in basic if owned[h][g] == least]
 
         def spare(h: str, good: str) -> str | None:
-            if owned[h][good] < min(owned[h][g] for g in basic) + 2:
+            if owned[h][good] <= min(owned[h][g] for g in basic):
                 return None
             return next((c.id for c in stores[h] if c.good == good), None)
 
