@@ -4,17 +4,21 @@ turn contexts with scripted dice, parsed order sheets."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from adjudicator.dice import Dice, ScriptedDice, SeededDice
 from adjudicator.orders import OrderSheet, parse_orders
 from adjudicator.rulesets.base import TurnContext
-from adjudicator.rulesets.blood_royale.ruleset import BLOOD_ROYALE_GRAMMAR
+from adjudicator.rulesets.blood_royale.ruleset import BLOOD_ROYALE_GRAMMAR, BloodRoyaleRuleset
 from adjudicator.rulesets.blood_royale.setup import build_blood_royale_state
 from adjudicator.rulesets.blood_royale.turnstate import BRTurn, br_turn
+from adjudicator.rulesets.blood_royale.validation import validate_blood_royale
 from adjudicator.state import GameState, Unit
 from chronicle.campaign import load_rules
+from chronicle.players.blood_royale import blood_royale_orders
+
+PERSONALITIES = ("cautious", "ambitious", "mercantile")
 
 _RULES: dict[str, dict[str, Any]] = {}
 
@@ -40,6 +44,43 @@ def fresh_state(world: str = "blood-royale", seed: str = "test",
     state = build_blood_royale_state(full, rules(world), SeededDice(seed, 0))
     state.turn = 1
     return state
+
+
+def ruleset(world: str = "blood-royale",
+            table: dict[str, Any] | None = None) -> BloodRoyaleRuleset:
+    return BloodRoyaleRuleset(table or rules(world))
+
+
+def start(world: str = "blood-royale", seed: str = "test") -> GameState:
+    """The state before turn 1, ready for ``resolve``."""
+    state = fresh_state(world, seed)
+    state.turn = 0
+    return state
+
+
+def play(world: str, turns: int, seed: str,
+         table: dict[str, Any] | None = None) -> Iterator[tuple[GameState, Any]]:
+    """The built-in players against each other; yields each turn's state and result.
+    Every file they write must pass validation whole."""
+    table = table or rules(world)
+    rs = ruleset(world, table)
+    state = start(world, seed)
+    for _ in range(turns):
+        sheets = {}
+        for i, house in enumerate(sorted(h.id for h in state.active_houses())):
+            text = blood_royale_orders(state, house, table, PERSONALITIES[i % 3],
+                                       f"{seed}:{state.turn}:{house}")
+            sheets[house] = parse_orders(text, rs.grammar, filename=f"{house}.orders",
+                                         expected_house=house)
+            check = parse_orders(text, rs.grammar, filename=f"{house}.orders",
+                                 expected_house=house)
+            validate_blood_royale(state, {house: check}, table)
+            assert check.rejections == [], (house, state.turn, check.rejections)
+        result = rs.resolve(state, sheets, SeededDice(seed, state.turn + 1))
+        yield state, result
+        state = result.state
+        if state.finished:
+            break
 
 
 def bare(state: GameState) -> GameState:

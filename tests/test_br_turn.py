@@ -7,34 +7,20 @@ import copy
 from collections import Counter
 
 import pytest
-from br_support import fresh_state, rules, sheet
+from br_support import PERSONALITIES, play, rules, ruleset, sheet, start
 from dynasty_helpers import shared_mutables
 
 from adjudicator.dice import SeededDice
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets.blood_royale import (
-    BloodRoyaleRuleset,
     blood_royale_template,
     export_blood_royale,
 )
-from adjudicator.rulesets.blood_royale.validation import validate_blood_royale
 from adjudicator.state import GameState
 from chronicle.players.blood_royale import blood_royale_orders
 
-PERSONALITIES = ("cautious", "ambitious", "mercantile")
 BR_WORDS = {"tax", "pay", "raise", "split", "merge", "move", "carry", "allow", "refuse",
             "intervene", "give", "attack", "avoid", "fight", "flee", "surrender", "retreat"}
-
-
-def ruleset(world: str = "blood-royale") -> BloodRoyaleRuleset:
-    return BloodRoyaleRuleset(rules(world))
-
-
-def start(world: str = "blood-royale", seed: str = "test"):
-    """The state before turn 1, ready for ``resolve``."""
-    state = fresh_state(world, seed)
-    state.turn = 0
-    return state
 
 
 def test_b2_a_turn_runs_dynasty_interphase_movement_cash_in_then_wealth():
@@ -162,29 +148,6 @@ def _check_battle(battle):
         assert side.get("losses", 0) <= inflicted[enemy]
 
 
-def play(world: str, turns: int, seed: str):
-    """The built-in players against each other; yields each turn's state and result."""
-    rs = ruleset(world)
-    table = rules(world)
-    state = start(world, seed)
-    for _ in range(turns):
-        sheets = {}
-        for i, house in enumerate(sorted(h.id for h in state.active_houses())):
-            text = blood_royale_orders(state, house, table, PERSONALITIES[i % 3],
-                                       f"{seed}:{state.turn}:{house}")
-            sheets[house] = parse_orders(text, rs.grammar, filename=f"{house}.orders",
-                                         expected_house=house)
-            check = parse_orders(text, rs.grammar, filename=f"{house}.orders",
-                                 expected_house=house)
-            validate_blood_royale(state, {house: check}, table)
-            assert check.rejections == [], (house, state.turn, check.rejections)
-        result = rs.resolve(state, sheets, SeededDice(seed, state.turn + 1))
-        yield state, result
-        state = result.state
-        if state.finished:
-            break
-
-
 @pytest.mark.parametrize(("world", "turns"), [("blood-royale", 20), ("westeros", 8)])
 def test_b_twenty_turns_of_built_in_players_keep_the_invariants(world, turns):
     played = battles = late = 0
@@ -222,23 +185,3 @@ def test_personalities_change_the_orders():
     files = {p: blood_royale_orders(state, "france", rules(), p, "x") for p in PERSONALITIES}
     assert len(set(files.values())) == 3
     assert "raise" in files["ambitious"]
-
-
-def test_b2_an_island_house_raises_its_armies_on_the_mainland():
-    """B2.2.6: armies are raised "in the capital or a controlled home province"; an
-    island capital (Pyke) would keep them there for ever, since armies cross the sea
-    only where a fleet waits (B4). Greyjoy's player raises them in the Riverlands, and
-    they march out."""
-    state = start("westeros", "island")
-    state.houses["greyjoy"].treasury = 200
-    text = blood_royale_orders(state, "greyjoy", rules("westeros"), "ambitious", "island")
-    raised = [line for line in text.splitlines() if line.startswith("raise ")]
-    assert raised, text
-    where = state.provinces[raised[0].split()[-1]]
-    assert where.id != "pyke" and where.controller == "greyjoy"
-    assert any(state.provinces[n].kind == "land" for n in where.neighbours)
-    # A house whose capital has land around it still raises there.
-    state.houses["stark"].treasury = 200
-    text = blood_royale_orders(state, "stark", rules("westeros"), "ambitious", "island")
-    raised = [line for line in text.splitlines() if line.startswith("raise ")]
-    assert raised and raised[0].split()[-1] == state.houses["stark"].capital

@@ -240,8 +240,9 @@ class Planner:
         crowns for a good it lacks. Both halves are one-sided orders (B7a), kept
         because every built-in player reads the same market. A house needs what
         it owns least of, wherever its counters lie (goods on their way count),
-        and spares, from what waits in its capital, a good it owns more of than
-        of its scarcest: giving it away costs the house no set (B7).
+        and spares, from what waits in its capital, a good it owns two or more
+        of, and more of than of its scarcest: giving it away costs the house no
+        set (B7) and leaves it one towards the next.
         """
         state = self.state
         basic = self.typed.basic_goods
@@ -257,7 +258,7 @@ class Planner:
             return [g for g in basic if owned[h][g] == least]
 
         def spare(h: str, good: str) -> str | None:
-            if owned[h][good] <= min(owned[h][g] for g in basic):
+            if owned[h][good] < 2 or owned[h][good] <= min(owned[h][g] for g in basic):
                 return None
             return next((c.id for c in stores[h] if c.good == good), None)
 
@@ -402,7 +403,8 @@ class Planner:
         """Where an army of ``strength`` at ``start`` can strike this turn, with its
         path, best first: foreign land next to ours or to the sea lanes our
         fleets keep (B4: armies cross the sea where a fleet lies), held by a
-        house we are not friends with, or an enemy capital one province beyond. A capital comes
+        house we are not friends with, or an enemy capital there or one province
+        beyond. A capital comes
         first when ``strength`` outnumbers its garrison by a quarter of the castle
         (B6: the castle fights as 10 more armies, so a siege is a gamble an
         ambitious house takes for the goods stored there)."""
@@ -417,10 +419,10 @@ class Planner:
                 if province.controller in self.friends:
                     continue
                 defence = self.enemy_armies(nid)
-                if defence + CASTLE * province.capital <= strength // 2:
+                if not province.capital and defence <= strength // 2:
                     score = defence * 3 - (4 if province.resource else 0)
                     scored.setdefault(nid, (score + self.rng.randint(0, 2), province))
-                for cid in province.neighbours:
+                for cid in [nid, *province.neighbours]:
                     capital = state.provinces[cid]
                     if (not capital.capital or capital.controller in (None, self.house)
                             or capital.controller in self.friends or cid in scored):
