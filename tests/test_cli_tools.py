@@ -86,6 +86,25 @@ def test_simulate_reports_a_table_and_json(tmp_path: Path) -> None:
     assert "extinction rate" in result.output
 
 
+def test_simulate_measures_a_whole_war_game_per_world(tmp_path: Path) -> None:
+    """Issue #14: per house, the runs with a cash-in (B7); the runs where a fleet is
+    raised (B4) or a capital attacked (B6); exchanges and crown payments per run
+    (B7a). Greyjoy's capital is an island, so a Westeros run raises a fleet at once."""
+    out = tmp_path / "report.json"
+    result = run("simulate", "--world", "westeros", "--runs", "1", "--turns", "1",
+                 "--jobs", "1", "--json", out)
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["world"] == "westeros"
+    assert set(report["cash_in_rate"]) == set(report["cash_ins_per_run"]) == {
+        "baratheon", "greyjoy", "lannister", "martell", "stark", "targaryen", "tyrell"}
+    assert report["runs_with_fleet"] == 1
+    assert {"runs_with_capital_attacked", "exchanges_per_run", "payments_per_run"} <= set(report)
+    assert "runs with a fleet raised: 100%" in result.output
+    refused = run("simulate", "--ruleset", "dynasty", "--world", "westeros", "--runs", "1")
+    assert refused.exit_code == 1 and "--world" in refused.output
+
+
 def test_simulate_is_reproducible_across_processes(tmp_path: Path) -> None:
     """The same seed gives the same figures on one process or two."""
     one, two = tmp_path / "one.json", tmp_path / "two.json"
