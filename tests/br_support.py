@@ -46,6 +46,12 @@ def fresh_state(world: str = "blood-royale", seed: str = "test",
     return state
 
 
+def sheets_of(texts: dict[str, str]) -> dict[str, OrderSheet]:
+    """Each house's order file, parsed."""
+    return {h: parse_orders(t, BLOOD_ROYALE_GRAMMAR, filename=f"{h}.orders", expected_house=h)
+            for h, t in texts.items()}
+
+
 def ruleset(world: str = "blood-royale",
             table: dict[str, Any] | None = None) -> BloodRoyaleRuleset:
     return BloodRoyaleRuleset(table or rules(world))
@@ -61,22 +67,19 @@ def start(world: str = "blood-royale", seed: str = "test") -> GameState:
 def play(world: str, turns: int, seed: str,
          table: dict[str, Any] | None = None) -> Iterator[tuple[GameState, Any]]:
     """The built-in players against each other; yields each turn's state and result.
-    Every file they write must pass validation whole."""
+    Their files, checked together (an exchange needs both lines), must pass whole."""
     table = table or rules(world)
     rs = ruleset(world, table)
     state = start(world, seed)
     for _ in range(turns):
-        sheets = {}
-        for i, house in enumerate(sorted(h.id for h in state.active_houses())):
-            text = blood_royale_orders(state, house, table, PERSONALITIES[i % 3],
-                                       f"{seed}:{state.turn}:{house}")
-            sheets[house] = parse_orders(text, rs.grammar, filename=f"{house}.orders",
-                                         expected_house=house)
-            check = parse_orders(text, rs.grammar, filename=f"{house}.orders",
-                                 expected_house=house)
-            validate_blood_royale(state, {house: check}, table)
-            assert check.rejections == [], (house, state.turn, check.rejections)
-        result = rs.resolve(state, sheets, SeededDice(seed, state.turn + 1))
+        texts = {house: blood_royale_orders(state, house, table, PERSONALITIES[i % 3],
+                                            f"{seed}:{state.turn}:{house}")
+                 for i, house in enumerate(sorted(h.id for h in state.active_houses()))}
+        checks = sheets_of(texts)
+        validate_blood_royale(state, checks, table)
+        assert all(c.rejections == [] for c in checks.values()), \
+            (state.turn, {h: c.rejections for h, c in checks.items() if c.rejections})
+        result = rs.resolve(state, sheets_of(texts), SeededDice(seed, state.turn + 1))
         yield state, result
         state = result.state
         if state.finished:

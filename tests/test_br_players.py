@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from br_support import bare, play, put, quiet_rules, rules, ruleset, start
+from br_support import bare, play, put, quiet_rules, rules, ruleset, sheets_of, start
 
 from adjudicator.dice import SeededDice
 from adjudicator.orders import parse_orders
@@ -76,6 +76,28 @@ def test_b7_a_house_one_good_short_buys_it_across_the_sea_and_cashes_in():
     assert [e.value for e in events if e.kind == "cash-in" and e.house == "england"] == [50]
     assert ("england", "france", 20) in [(e.house, e.to, e.amount) for e in events
                                          if e.kind == "crowns-paid"]
+
+
+def test_b7a_two_houses_swap_their_spare_goods_by_a_binding_exchange():
+    """B7a: "Two houses may agree an exchange of crowns and counters that is all or
+    nothing: both houses send the same exchange." England spares metal and lacks food;
+    France spares food and lacks metal: each writes the same exchange, its own part
+    first, and it happens whole at the interphase."""
+    table = quiet_rules()
+    state = bare(start(seed="swap"))
+    state.counters += [Counter("metal-901", "metal", "england", "middlesex"),
+                       Counter("metal-902", "metal", "england", "middlesex"),
+                       Counter("food-903", "food", "france", "ile-de-france"),
+                       Counter("food-904", "food", "france", "ile-de-france")]
+    texts = {h: blood_royale_orders(state, h, table, "cautious", "swap")
+             for h in ("england", "france")}
+    assert "exchange metal-901 for food-903 with france" in texts["england"]
+    assert "exchange food-903 for metal-901 with england" in texts["france"]
+    result = ruleset(table=table).resolve(state, sheets_of(texts), SeededDice("swap", 1))
+    made = [e for e in result.events if e.kind == "exchange"]
+    assert [(e.house, e.partner, e.counters_given, e.counters_received) for e in made] == [
+        ("england", "france", ("metal-901",), ("food-903",))]
+    assert {c.id: c.owner for c in result.state.counters}["food-903"] == "england"
 
 
 def test_b7_a_house_keeps_the_last_good_of_a_set_in_the_making():

@@ -17,8 +17,8 @@ order file. What it does each turn:
   cross there too;
 * **trade**: counters go home on their own; every built-in player runs the same
   public market, so two built-in houses swap a surplus basic good for a missing
-  one in the same turn, or one buys the other's surplus for crowns, and they
-  let each other pass so the goods can travel;
+  one by a binding exchange in the same turn, or one buys the other's surplus
+  for crowns, and they let each other pass so the goods can travel;
 * **friends**: passage for houses tied by a living marriage and for trade partners;
 * **prisoners**: ransom or keep, through the dynasty player.
 
@@ -91,12 +91,14 @@ CASTLE = 10
 @dataclass(frozen=True)
 class Deal:
     """One half of a market bargain: ``giver`` hands ``counter`` to ``taker``, who
-    pays ``price`` crowns for it (0 in a swap, where the goods pay each other)."""
+    pays ``price`` crowns for it, or in a swap the counter ``back``: a binding
+    exchange (B7a), so neither good leaves unless both do."""
 
     giver: str
     counter: str
     taker: str
     price: int = 0
+    back: str | None = None
 
 
 class Planner:
@@ -120,6 +122,8 @@ class Planner:
         self.friends: set[str] = set()
         self.lanes: list[str] = []
         self.new_units = 0
+        #: The exchange lines our partners send in answer to ours (B7a).
+        self.answers: dict[str, list[str]] = {}
 
     # -- helpers ---------------------------------------------------------------
     def my_units(self) -> list[Unit]:
@@ -236,9 +240,10 @@ class Planner:
         """The public market every built-in player computes alike.
 
         Each linked pair of houses deals once a turn: a swap of a spare basic
-        good for a missing one, else a sale, where the buyer pays ``PRICE``
-        crowns for a good it lacks. Both halves are one-sided orders (B7a), kept
-        because every built-in player reads the same market. A house needs what
+        good for a missing one, as a binding exchange, else a sale, where the
+        buyer pays ``PRICE`` crowns for a good it lacks, with a gift and a
+        payment (B7a): one-sided orders, kept because every built-in player
+        reads the same market. A house needs what
         it owns least of, wherever its counters lie (goods on their way count),
         and spares, from what waits in its capital, a good it owns two or more
         of, and more of than of its scarcest: giving it away costs the house no
@@ -268,13 +273,14 @@ class Planner:
             """The good ``taker`` lacks that ``giver`` spares, and its counter."""
             return next(((g, c) for g in short(taker) if (c := spare(giver, g))), None)
 
-        def hand(giver: str, goods: tuple[str, str], taker: str, price: int = 0) -> None:
+        def hand(giver: str, goods: tuple[str, str], taker: str, price: int = 0,
+                 back: str | None = None) -> None:
             good, counter = goods
             stores[giver] = [c for c in stores[giver] if c.id != counter]
             owned[giver][good] -= 1
             owned[taker][good] += 1
             purse[taker] -= price
-            deals.append(Deal(giver, counter, taker, price))
+            deals.append(Deal(giver, counter, taker, price, back))
 
         # The houses with the fewest sets trade first: goods are scarce (seven
         # houses share four cloth a turn in Westeros), and a set is worth most
@@ -285,8 +291,8 @@ class Planner:
                 continue
             give, take = offer(a, b), offer(b, a)
             if give and take:
-                hand(a, give, b)
-                hand(b, take, a)
+                hand(a, give, b, back=take[1])
+                hand(b, take, a, back=give[1])
                 continue
             for seller, buyer, goods in ((a, b, give), (b, a, take)):
                 if goods and purse[buyer] >= 2 * PRICE:
@@ -320,7 +326,11 @@ class Planner:
             if other and passage_allowed(self.state, self.house, other):
                 self.lines.append(f"refuse passage {other}")
         for deal in deals:
-            if deal.giver == self.house:
+            if deal.giver == self.house and deal.back:
+                self.lines.append(f"exchange {deal.counter} for {deal.back} with {deal.taker}")
+                self.answers.setdefault(deal.taker, []).append(
+                    f"exchange {deal.back} for {deal.counter} with {self.house}")
+            elif deal.giver == self.house:
                 self.lines.append(f"give {deal.counter} to {deal.taker}")
             elif deal.taker == self.house and deal.price:
                 self.lines.append(f"pay {deal.price} crowns to {deal.giver}")
@@ -515,11 +525,21 @@ def _dynasty_lines(state: GameState, house: str, rules: Mapping[str, Any], perso
     return list(dynasty_orders(state, house, rules, personality, rng_seed))
 
 
-def keep_legal(text: str, state: GameState, house: str, rules: Mapping[str, Any]) -> str:
-    """Drop the Blood Royale lines the rules refuse at once."""
-    sheet = parse_orders(text, BLOOD_ROYALE_GRAMMAR, filename=f"{house}.orders",
-                         expected_house=house)
-    validate_blood_royale(state, {house: sheet}, rules)
+def keep_legal(text: str, state: GameState, house: str, rules: Mapping[str, Any],
+               answers: Mapping[str, list[str]] | None = None) -> str:
+    """Drop the Blood Royale lines the rules refuse at once.
+
+    ``answers`` are the lines other houses will send that ours need (B7a: an
+    exchange stands only with the partner's same line); the market tells every
+    built-in player what its partners write, so the exchange is kept.
+    """
+    sheets = {other: parse_orders("\n".join([f"house {other}", *lines]) + "\n",
+                                  BLOOD_ROYALE_GRAMMAR, filename=f"{other}.orders",
+                                  expected_house=other)
+              for other, lines in (answers or {}).items()}
+    sheet = sheets[house] = parse_orders(text, BLOOD_ROYALE_GRAMMAR, filename=f"{house}.orders",
+                                         expected_house=house)
+    validate_blood_royale(state, sheets, rules)
     refused = {r.line for r in sheet.rejections}
     lines = text.splitlines()
     return "\n".join(line for n, line in enumerate(lines, start=1) if n not in refused) + "\n"
@@ -539,4 +559,4 @@ def blood_royale_orders(state: GameState, house: str, rules: Mapping[str, Any],
     planner.standing()
     head = [f"house {house}", f"# built-in player ({personality})"]
     body = _dynasty_lines(work, house, rules, personality, rng_seed) + planner.lines
-    return keep_legal("\n".join(head + body) + "\n", work, house, rules)
+    return keep_legal("\n".join(head + body) + "\n", work, house, rules, planner.answers)
