@@ -10,8 +10,8 @@ order file. What it does each turn:
   are retaken first, and the field army comes home when enemies stand near;
 * **war**: an ambitious house (or a mercantile one grown strong) sends a field
   army, split off the capital's unit, at the weakest foreign province next to
-  its land, or at an enemy capital one province beyond it when the army can
-  face its castle;
+  its land or to its sea lanes, or at an enemy capital within two provinces
+  when the army outnumbers the garrison; idle armies come home to merge;
 * **fleets**: a fleet waits in each sea zone its goods must cross to reach the
   capital (its own from islands, or a partner's across the sea), and armies
   cross there too;
@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.orders import parse_orders
+from adjudicator.rulesets.blood_royale.battle import battle_rules
 from adjudicator.rulesets.blood_royale.economy import upkeep_due
 from adjudicator.rulesets.blood_royale.forces import army_pool, next_unit_id
 from adjudicator.rulesets.blood_royale.ruleset import BLOOD_ROYALE_GRAMMAR
@@ -84,8 +85,6 @@ TEMPERS = {
 PRICE = 20
 #: Sea zones a house keeps a fleet in, at most.
 MAX_LANES = 3
-#: The strength a capital's castle fights with (B6).
-CASTLE = 10
 
 
 @dataclass(frozen=True)
@@ -110,6 +109,7 @@ class Planner:
         self.house = house
         self.rules = rules
         self.typed: BRRules = br_rules(rules)
+        self.castle = battle_rules(rules).castle
         self.temper = TEMPERS.get(personality, TEMPERS["cautious"])
         self.rng = rng
         self.lines: list[str] = []
@@ -243,11 +243,11 @@ class Planner:
         good for a missing one, as a binding exchange, else a sale, where the
         buyer pays ``PRICE`` crowns for a good it lacks, with a gift and a
         payment (B7a): one-sided orders, kept because every built-in player
-        reads the same market. A house needs what
-        it owns least of, wherever its counters lie (goods on their way count),
-        and spares, from what waits in its capital, a good it owns two or more
-        of, and more of than of its scarcest: giving it away costs the house no
-        set (B7) and leaves it one towards the next.
+        reads the same market. A house needs what it owns least of, wherever
+        its counters lie (goods on their way count), and spares, from what
+        waits in its capital, a good it owns two or more of, and more of than
+        of its scarcest: giving it away costs the house no set (B7) and leaves
+        it one towards the next.
         """
         state = self.state
         basic = self.typed.basic_goods
@@ -414,10 +414,10 @@ class Planner:
         path, best first: foreign land next to ours or to the sea lanes our
         fleets keep (B4: armies cross the sea where a fleet lies), held by a
         house we are not friends with, or an enemy capital there or one province
-        beyond. A capital comes
-        first when ``strength`` outnumbers its garrison by a quarter of the castle
-        (B6: the castle fights as 10 more armies, so a siege is a gamble an
-        ambitious house takes for the goods stored there)."""
+        beyond. A capital comes first when ``strength`` outnumbers its garrison
+        by a quarter of the castle (B6: the castle fights as 10 more armies, so
+        a siege is a gamble an ambitious house takes for the goods stored
+        there)."""
         state = self.state
         ours = {p.id for p in controlled(state, self.house)}
         scored: dict[str, tuple[int, Province]] = {}
@@ -438,8 +438,8 @@ class Planner:
                             or capital.controller in self.friends or cid in scored):
                         continue
                     garrison = self.enemy_armies(cid)
-                    if garrison + CASTLE // 4 < strength:
-                        scored[cid] = (garrison - CASTLE + self.rng.randint(0, 2), capital)
+                    if garrison + self.castle // 4 < strength:
+                        scored[cid] = (garrison - self.castle + self.rng.randint(0, 2), capital)
         found = []
         for _, goal in sorted(scored.values(), key=lambda t: (t[0], t[1].id)):
             path = self.path(start, goal.id, siege=goal.capital)
