@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from chronicle.publish import dot_engine
+from chronicle.publish.data import HouseStyle
 from chronicle.publish.dot_engine import GraphvizError, engine
 from chronicle.publish.genealogy import (
     DiagramPart,
-    HouseStyle,
     TreeMarriage,
     TreePerson,
     diagram_dot,

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from chronicle.publish.cache import RenderCache, render_cached
+from chronicle.publish.data import HouseStyle
 from chronicle.publish.genealogy import (
     DiagramPart,
-    HouseStyle,
     TreeMarriage,
     TreePerson,
     diagram_dot,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from adjudicator.state import Province, Unit
-from chronicle.publish.genealogy import HouseStyle
+from chronicle.publish.data import HouseStyle
 from chronicle.publish.mapsvg import MapBattle, MapLabels, map_svg
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -81,13 +81,6 @@ class HouseLike(Protocol):
 
 
 @dataclass(frozen=True)
-class HouseStyle:
-    id: str
-    name: str
-    color: str
-
-
-@dataclass(frozen=True)
 class TreePerson:
     """A person as the tree shows them; ``title`` is the caller's localised text."""
 
