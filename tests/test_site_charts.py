@@ -8,7 +8,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 from chronicle.publish.charts import cash_in_chart, population_chart, wealth_chart
-from chronicle.publish.genealogy import HouseStyle
+from chronicle.publish.data import HouseStyle
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOUSES = {
@@ -55,7 +55,7 @@ def test_charts_identical_rows_give_byte_identical_svg_across_processes() -> Non
     code = (
         "import sys\n"
         "from chronicle.publish.charts import wealth_chart\n"
-        "from chronicle.publish.genealogy import HouseStyle\n"
+        "from chronicle.publish.data import HouseStyle\n"
         f"houses = {{k: HouseStyle(*v) for k, v in {[(k, (h.id, h.name, h.color)) for k, h in HOUSES.items()]!r}}}\n"
         f"sys.stdout.write(wealth_chart({ROWS!r}, houses))\n"
     )

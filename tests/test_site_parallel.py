@@ -14,7 +14,8 @@ import pytest
 from site_fixture import build_fixture, site_files
 
 from chronicle.publish import build_site, genealogy, parallel
-from chronicle.publish.genealogy import HouseStyle, TreeMarriage, TreePerson, render_genealogies
+from chronicle.publish.data import HouseStyle
+from chronicle.publish.genealogy import TreeMarriage, TreePerson, render_genealogies
 
 pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="needs fork and two cores")
 
