@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from dynasty_helpers import build, context, house, person, scripted, spec_of, validated
+from dynasty_helpers import (
+    build,
+    context,
+    house,
+    person,
+    scripted,
+    sheets,
+    spec_of,
+    validated,
+)
 
-from adjudicator.events import Extinction, Succession, UnitsDisbanded
+from adjudicator.dice import SeededDice
+
+from adjudicator.events import Death, Extinction, Succession, UnitsDisbanded
 from adjudicator.rulesets.dynasty.marriage import can_marry
 from adjudicator.rulesets.dynasty.people import kill
 from adjudicator.rulesets.dynasty.succession import settle_successions
@@ -145,3 +156,45 @@ def test_a6_extinct_house_orders_are_refused() -> None:
     state.houses["england"].eliminated = True
     found = validated(ruleset, state, england="birth E1000\n")
     assert found["england"].refused and "not in play" in found["england"].refused
+
+
+def _reigning_queen_spec() -> dict[str, object]:
+    """England is ruled by its founder, a queen with a son; France has a grown prince."""
+    persons = [person("eq", "F", 1275, "england", founder=True),
+               person("es", "M", 1290, "england", mother="eq"),
+               person("fk", "M", 1265, "france", founder=True),
+               person("fs", "M", 1280, "france", father="fk")]
+    return spec_of([house("england", "E"), house("france", "F")], persons)
+
+
+def _play(seed: str, **texts: str):  # type: ignore[no-untyped-def]
+    ruleset, state = build(_reigning_queen_spec())
+    assert state.houses["england"].ruler == "eq"
+    result = ruleset.resolve(state, sheets(ruleset, **texts), SeededDice(seed, 1))
+    assert not result.rejections
+    assert not [e for e in result.events if isinstance(e, Death)]
+    return result
+
+
+def test_a3_queen_who_renounces_in_a_marriage_contract_leaves_the_throne() -> None:
+    """A3: "A reigning ruler who renounces leaves the throne at once: succession (A6) runs
+    in the same step, and the new ruler is the living holder of the smallest number. The
+    invariant has no exception: after every step, a dynasty's ruler holds its smallest
+    living number." A5.5: succession runs again after step 6 for every dynasty whose
+    ruler renounced there."""
+    line = "marry E1000 to F1100 renounce E1000 in E\n"
+    result = _play("qa-renounce-contract", england=line, france=line)
+    england = result.state.houses["england"]
+    assert result.state.persons["eq"].spouse == "fs"
+    assert england.ruler == "es" and result.state.persons["es"].refs["england"] == "E1100"
+    [event] = [e for e in result.events if isinstance(e, Succession)]
+    assert (event.house, event.previous, event.ruler) == ("england", "eq", "es")
+    assert [r.person for r in england.rulers] == ["eq", "es"]
+
+
+def test_a3_ruler_who_renounces_by_order_leaves_the_throne() -> None:
+    """A3: "after every step, a dynasty's ruler holds its smallest living number", the
+    renunciation order (A5.6) included."""
+    result = _play("qa-renounce-order", england="renounce E1000 in E\n")
+    assert result.state.houses["england"].ruler == "es"
+    assert "england" not in result.state.persons["eq"].refs

@@ -18,16 +18,29 @@ def crown(state: GameState, house: House, person: Person, year: int) -> None:
         consort.court = house.id
 
 
+def _still_rules(house: House, current: Person | None, heir: Person | None) -> bool:
+    """Whether the ruler keeps the throne: alive and holding the smallest number.
+
+    A3 has no exception, so a ruler who renounced is succeeded at once. The
+    comparison is with the numbers, not with ``heir`` itself: a queen regnant
+    widowed of another house's king may no longer inherit, yet she reigns on.
+    """
+    if current is None or current.died is not None or house.id not in current.refs:
+        return False
+    return heir is None or current.refs[house.id] <= heir.refs[house.id]
+
+
 def settle_successions(ctx: TurnContext) -> None:
-    """Fill every throne whose ruler is dead or missing; end extinct dynasties."""
+    """Fill every throne whose ruler is dead, missing or no longer holds the
+    dynasty's smallest number (A3, A5.5); end extinct dynasties."""
     state = ctx.state
     for house in sorted(state.houses.values(), key=lambda h: h.id):
         if house.eliminated:
             continue
         current = state.persons.get(house.ruler) if house.ruler else None
-        if current is not None and current.died is None:
-            continue
         heir = ruler_of(state, house.id)
+        if _still_rules(house, current, heir):
+            continue
         if heir is None:
             _extinguish(ctx, house)
             continue
