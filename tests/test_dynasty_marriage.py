@@ -221,6 +221,17 @@ def test_a1_widowed_queen_stays() -> None:
     assert not any(isinstance(e, WidowReturns) for e in ctx.events)
 
 
+def test_a5_7_widow_whose_birth_dynasty_is_extinct_stays() -> None:
+    """A5.7: "A widow whose birth dynasty is extinct, or who was born in the minor
+    nobility, stays at her late husband's court." """
+    ctx, _ = _marry(england="marry E1100 to F1a00\n", france="marry F1a00 to E1100\n")
+    ctx.state.houses["france"].eliminated = True
+    kill(ctx, "es", "arbiter")
+    run_widows(ctx)
+    assert ctx.state.persons["fd"].court == "england"
+    assert not any(isinstance(e, WidowReturns) for e in ctx.events)
+
+
 def test_a1_minor_noble_widow_keeps_a_court() -> None:
     """A1: widows return "to the court of her birth dynasty"; a minor noble has none, so
     she must stay where she lives rather than vanish from every court."""

@@ -38,13 +38,16 @@ def run_arbiter(ctx: TurnContext) -> None:
 
 
 def run_widows(ctx: TurnContext) -> None:
-    """A1: every widow but a queen returns to the court of her birth dynasty."""
+    """A1: every widow but a queen returns to the court of her birth dynasty;
+    A5.7: one whose birth dynasty is extinct, or who has none, stays."""
     state = ctx.state
     ctx.dice.set_phase("widows")
     widowed = {m.wife for m in state.marriages if m.end_cause == "death"}
     for person in sorted(state.living(), key=lambda p: p.seq):
-        if (person.sex != Sex.FEMALE or person.spouse is not None or person.widowed_queen
-                or person.dynasty is None):
+        if person.sex != Sex.FEMALE or person.spouse is not None or person.widowed_queen:
+            continue
+        birth_house = state.houses.get(person.dynasty) if person.dynasty else None
+        if birth_house is None or birth_house.eliminated:
             continue
         if any(h.ruler == person.id for h in state.houses.values()):
             continue
