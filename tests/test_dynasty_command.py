@@ -60,6 +60,29 @@ def test_a8_men_of_twenty_are_auto_assigned_and_the_report_says_so() -> None:
     assert ctx.state.units["E-1"].commanders == ["s25"]
 
 
+def test_a8_auto_assignment_ties_go_to_the_lowest_unit_id_by_number() -> None:
+    """A8: "ties go to the lowest unit id, compared by number (`E-2` before `E-10`)." """
+    ctx, _ = _run(_army_spec([("E-10", "england", "army"), ("E-2", "england", "army"),
+                              ("F-1", "france", "army")]))
+    assert _assigned(ctx) == {"s25": ("E-2", True), "s20": ("E-10", True)}
+
+
+def test_a8_men_with_no_unit_to_take_them_are_reported_every_turn() -> None:
+    """A8: "A man who must be assigned while his faction has no unit that can take him
+    stays unassigned, and the house's report says so each turn." """
+    ruleset, state = build(_army_spec([("F-1", "france", "army")]))
+    # by the end of the second turn the sons of 15 and 19 are 20 as well
+    for due in (("s20", "s25"), ("s15", "s19", "s20", "s25")):
+        ctx = context(state, ruleset, scripted(), aged=True)
+        run_assignments(ctx)
+        assert not _assigned(ctx)
+        notices = sorted(e.text for e in ctx.events
+                         if isinstance(e, Notice) and e.house == "england")
+        assert notices == [f"{ctx.state.persons[p].name} must command, but no unit of this "
+                           "house can take him: he stays unassigned (A8)" for p in due]
+        state = ctx.state
+
+
 def test_a8_voluntary_from_fifteen_not_before() -> None:
     """A8: "A man may be assigned voluntarily from 15." """
     ctx, found = _run(england="assign E1400 to E-1\nassign E1500 to E-1\n"

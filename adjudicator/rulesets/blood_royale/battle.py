@@ -83,7 +83,7 @@ from adjudicator.rulesets.blood_royale.world import (
     unit_side,
 )
 from adjudicator.rulesets.dynasty.capture import capture_commanders, take_prisoner
-from adjudicator.rulesets.dynasty.command import unit_command_value
+from adjudicator.rulesets.dynasty.command import unit_command_value, unit_key
 from adjudicator.rulesets.dynasty.people import kill
 from adjudicator.state import GameState, Province, Unit
 
@@ -343,12 +343,6 @@ class _Record:
 
     def lose(self, owner: str, armies: int) -> None:
         self.lost[owner] = self.lost.get(owner, 0) + armies
-
-
-def unit_key(unit_id: str) -> tuple[str, int, str]:
-    """Unit ids in natural order: ``E-2`` before ``E-10``."""
-    prefix, _, number = unit_id.rpartition("-")
-    return (prefix, int(number) if number.isdigit() else 0, unit_id)
 
 
 def _fighters(state: GameState, province: str) -> dict[str, list[Unit]]:

@@ -51,8 +51,16 @@ def unit_command_value(state: GameState, unit: Unit, rules: Mapping[str, Any]) -
     return value
 
 
+def unit_key(unit_id: str) -> tuple[str, int, str]:
+    """Unit ids in natural order: ``E-2`` before ``E-10`` (A8)."""
+    prefix, _, number = unit_id.rpartition("-")
+    return (prefix, int(number) if number.isascii() and number.isdigit() else 0, unit_id)
+
+
 def faction_units(state: GameState, house: str) -> list[Unit]:
-    return sorted((u for u in state.units.values() if u.house == house), key=lambda u: u.id)
+    """A faction's units, lowest id first by number (A8)."""
+    return sorted((u for u in state.units.values() if u.house == house),
+                  key=lambda u: unit_key(u.id))
 
 
 def reigns(state: GameState, pid: str) -> bool:
@@ -182,8 +190,10 @@ def run_assignments(ctx: TurnContext) -> None:
         assert person.dynasty is not None
         units = [u for u in faction_units(state, person.dynasty) if has_room(rules, u)]
         if not units:
+            ctx.notify(person.dynasty, f"{person.name} must command, but no unit of this "
+                                       "house can take him: he stays unassigned (A8)")
             continue
-        unit = min(units, key=lambda u: (len(u.commanders), u.id))
+        unit = min(units, key=lambda u: (len(u.commanders), unit_key(u.id)))
         _place(ctx, person, unit, automatic=True)
         ctx.notify(person.dynasty, f"{person.name} was assigned to {unit.id} automatically")
 
