@@ -212,6 +212,20 @@ def test_a1_newborn_takes_first_unused_name_then_an_ordinal() -> None:
     assert names == ["Edmund", "Edmund II", "Maud"]
 
 
+def test_a1_royal_children_never_take_minor_nobility_names() -> None:
+    """A1: "A newborn takes the first unused name from its dynasty's name list for its
+    sex; the lists are ruleset data." A house without lists of its own takes the common
+    lists, never the names kept for the minor nobility (A7)."""
+    ruleset, state = _one_couple()
+    minor = ruleset.rules["names"]["minor-nobility"]
+    ctx = context(state, ruleset, scripted(*BOY, *GIRL),
+                  validated(ruleset, state, england="birth E1000 attempts 2\n"))
+    run_births(ctx)
+    names = [ctx.state.persons[e.person].name for e in ctx.events if isinstance(e, Birth)]
+    assert names == ["John", "Mary"]
+    assert not set(names) & {*minor["male"], *minor["female"]}
+
+
 def test_a1_names_are_unique_across_the_campaign() -> None:
     """A1: "Names stay unique across the whole campaign." France's list offers a name
     England already used: France's child takes the next one."""

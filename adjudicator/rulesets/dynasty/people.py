@@ -39,8 +39,14 @@ def new_person_id(state: GameState, name: str) -> str:
 
 
 def name_list(rules: Mapping[str, Any], dynasty: str | None, sex: Sex) -> Sequence[str]:
+    """The names for ``dynasty``'s children of ``sex`` (A1), else the common ones.
+
+    Never the minor nobility's: those are kept apart so that a noble spouse
+    and a royal child never compete for a name, and a prince is not named
+    like a knight's son.
+    """
     names = rules.get("names", {})
-    entry = names.get(dynasty or MINOR_NOBILITY) or names.get(MINOR_NOBILITY) or {}
+    entry = names.get(dynasty or MINOR_NOBILITY) or {}
     key = "male" if sex == Sex.MALE else "female"
     listed = entry.get(key)
     if listed:
