@@ -18,6 +18,7 @@ from dynasty_helpers import (
 
 from adjudicator.dice import SeededDice
 from adjudicator.events import (
+    Assignment,
     Capture,
     CaptureEscaped,
     Death,
@@ -206,3 +207,34 @@ def test_a9_check_reports_a_ransom_that_will_not_be_paid() -> None:
                      france="pay ransom F1100 40\n")
     ruleset.validate(state, matched)
     assert not matched["england"].rejections and not matched["france"].rejections
+
+
+def test_a9_prisoner_released_this_turn_may_be_assigned_by_his_house() -> None:
+    """A9: "A prisoner released in a dynasty phase may be assigned by his own house in
+    the same turn's orders: releases are settled before assignments." """
+    ruleset, state = _prisoner_state()
+    found = sheets(ruleset, england="prisoner F1100 release\n", france="assign F1100 to F-2\n")
+    ruleset.validate(state, found)
+    assert not found["england"].rejections and not found["france"].rejections
+    result = ruleset.resolve(state, found, SeededDice("qa-release-assign", 1))
+    assert not result.rejections
+    freed = result.state.persons["f1"]
+    assert freed.died is None
+    assert freed.prisoner_of is None and freed.unit == "F-2"
+    [placed] = [e for e in result.events if isinstance(e, Assignment) and e.person == "f1"]
+    assert not placed.automatic
+
+
+def test_a9_prisoner_kept_this_turn_cannot_be_assigned() -> None:
+    """A9: "What prisoners cannot do: have children, or be assigned." `check` sees that
+    the captor's file does not release him; the turn refuses the line after the
+    releases are settled."""
+    ruleset, state = _prisoner_state()
+    found = sheets(ruleset, england="prisoner F1100 keep\n", france="assign F1100 to F-2\n")
+    ruleset.validate(state, found)
+    assert reasons(found["france"]) == ["Louis is a prisoner and cannot be assigned (A9)"]
+    found = sheets(ruleset, france="assign F1100 to F-2\n")
+    result = ruleset.resolve(state, found, SeededDice("qa-kept-assign", 1))
+    assert [r.reason for r in result.rejections] == \
+        ["Louis is a prisoner and cannot be assigned (A9)"]
+    assert result.state.persons["f1"].unit is None

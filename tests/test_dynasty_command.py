@@ -98,9 +98,10 @@ def test_a8_prisoners_are_not_assigned() -> None:
     ruleset, state = build(_army_spec())
     state.persons["s25"].prisoner_of = "france"
     found = validated(ruleset, state, england="assign E1100 to E-1\n")
-    assert reasons(found["england"]) == ["S25 is a prisoner and cannot be assigned (A9)"]
-    ctx = context(state, ruleset, scripted(), {}, aged=True)
+    ctx = context(state, ruleset, scripted(), found, aged=True)
     run_assignments(ctx)
+    assert [r.reason for r in ctx.all_rejections()] == \
+        ["S25 is a prisoner and cannot be assigned (A9)"]
     assert "s25" not in _assigned(ctx)
 
 

@@ -14,7 +14,6 @@ from dynasty_helpers import (
 )
 
 from adjudicator.dice import SeededDice
-
 from adjudicator.events import Death, Extinction, Succession, UnitsDisbanded
 from adjudicator.rulesets.dynasty.marriage import can_marry
 from adjudicator.rulesets.dynasty.people import kill

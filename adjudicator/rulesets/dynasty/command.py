@@ -9,7 +9,7 @@ from adjudicator.events import Assignment
 from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty.lookup import controls, find, unknown_person
-from adjudicator.rulesets.dynasty.orders import AssignOrder, LendOrder
+from adjudicator.rulesets.dynasty.orders import AssignOrder, LendOrder, PrisonerOrder
 from adjudicator.rulesets.dynasty.people import dynasty_rules
 from adjudicator.state import GameState, Person, Sex, Unit
 
@@ -97,7 +97,13 @@ def _evenness_reason(rules: Mapping[str, Any], units: list[Unit], target: Unit) 
 
 
 def check_assign(state: GameState, house: str, order: AssignOrder | LendOrder, age: int,
-                 voluntary_age: int) -> str | None:
+                 voluntary_age: int, *, before_releases: bool = False) -> str | None:
+    """Why the order cannot place its man, or None.
+
+    ``before_releases``: the turn's releases are still to come, and a prisoner
+    freed by them may be assigned in the same orders (A9), so his captivity is
+    no reason yet.
+    """
     person = find(state, order.person)
     if person is None:
         return unknown_person(state, order.person)
@@ -107,8 +113,8 @@ def check_assign(state: GameState, house: str, order: AssignOrder | LendOrder, a
         return f"{person.name} is a woman: only men command units (A8)"
     if person.died is not None:
         return f"{person.name} is dead"
-    if person.prisoner_of:
-        return f"{person.name} is a prisoner and cannot be assigned (A9)"
+    if person.prisoner_of and not before_releases:
+        return prisoner_reason(person)
     if age < voluntary_age:
         return f"{person.name} is {age}: a man may command from {voluntary_age} (A8)"
     if person.unit:
@@ -146,6 +152,30 @@ def check_loans(state: GameState, sheets: dict[str, OrderSheet]) -> None:
         for sheet, order in lines:
             sheet.orders.remove(order)
             sheet.reject(order, reason)
+
+
+def prisoner_reason(person: Person) -> str:
+    return f"{person.name} is a prisoner and cannot be assigned (A9)"
+
+
+def check_prisoner_assignments(state: GameState, sheets: Mapping[str, OrderSheet]) -> None:
+    """Refuse, in ``check``, assignments of prisoners their captor's file does not
+    release: only a release settled this turn frees a man for command (A9)."""
+    releases: set[tuple[str, str]] = set()
+    for house, sheet in sheets.items():
+        for release in sheet.of_type(PrisonerOrder):
+            freed = find(state, release.person)
+            if freed is not None and release.action == "release":
+                releases.add((house, freed.id))
+    for sheet in sheets.values():
+        placing: list[AssignOrder | LendOrder] = [*sheet.of_type(AssignOrder),
+                                                  *sheet.of_type(LendOrder)]
+        for order in placing:
+            person = find(state, order.person)
+            if person is not None and person.prisoner_of and \
+                    (person.prisoner_of, person.id) not in releases:
+                sheet.orders.remove(order)
+                sheet.reject(order, prisoner_reason(person))
 
 
 def _place(ctx: TurnContext, person: Person, unit: Unit, *, automatic: bool,

@@ -11,7 +11,12 @@ from adjudicator.orders import Grammar, OrderSheet
 from adjudicator.rulesets.base import Ruleset, TurnContext, TurnResult
 from adjudicator.rulesets.dynasty.births import check_birth
 from adjudicator.rulesets.dynasty.capture import check_prisoner, check_ransoms, check_retreat
-from adjudicator.rulesets.dynasty.command import check_assign, check_loans, unit_command_value
+from adjudicator.rulesets.dynasty.command import (
+    check_assign,
+    check_loans,
+    check_prisoner_assignments,
+    unit_command_value,
+)
 from adjudicator.rulesets.dynasty.lookup import find, unknown_person
 from adjudicator.rulesets.dynasty.marriage import check_agreements, validate_sheet_marriages
 from adjudicator.rulesets.dynasty.orders import (
@@ -66,6 +71,7 @@ class DynastyRuleset(Ruleset):
             check_agreements(state, live)
             check_loans(state, live)
             check_ransoms(state, live)
+            check_prisoner_assignments(state, live)
 
     def validate_lines(self, state: GameState, sheets: dict[str, OrderSheet]) -> None:
         """Each line on its own, against the state; subclasses add their orders."""
@@ -98,7 +104,8 @@ class DynastyRuleset(Ruleset):
         if isinstance(order, AssignOrder | LendOrder):
             person = find(state, order.person)
             age = person.age(state.year_ending(state.turn + 1)) if person else 0
-            return check_assign(state, house, order, age, dyn.voluntary_age)
+            return check_assign(state, house, order, age, dyn.voluntary_age,
+                                before_releases=True)
         if isinstance(order, PrisonerOrder | PayRansomOrder):
             return check_prisoner(state, house, order)
         if isinstance(order, NameOrder):
