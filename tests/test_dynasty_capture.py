@@ -238,3 +238,20 @@ def test_a9_prisoner_kept_this_turn_cannot_be_assigned() -> None:
     assert [r.reason for r in result.rejections] == \
         ["Louis is a prisoner and cannot be assigned (A9)"]
     assert result.state.persons["f1"].unit is None
+
+
+def test_a9_captor_is_told_the_ransom_cannot_be_paid_not_that_it_was_not_declared() -> None:
+    """A9: "Ransoms are paid in crowns from the house treasury." France declares the
+    ransom but holds only 20 crowns: England hears that France cannot pay, in `check`
+    and in the turn."""
+    ruleset, state = _prisoner_state()
+    state.houses["france"].treasury = 20
+    texts = {"england": "prisoner F1100 release ransom 40\n", "france": "pay ransom F1100 40\n"}
+    expected = ["House France cannot pay 40 crowns; the prisoner is kept"]
+    checked = sheets(ruleset, **texts)
+    ruleset.validate(state, checked)
+    assert reasons(checked["england"]) == expected
+    result = ruleset.resolve(state, sheets(ruleset, **texts), SeededDice("qa-poor", 1))
+    assert [r.reason for r in result.rejections if r.house == "england"] == expected
+    assert result.state.persons["f1"].prisoner_of == "england"
+    assert result.state.houses["france"].treasury == 20

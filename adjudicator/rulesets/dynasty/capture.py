@@ -113,13 +113,17 @@ def run_prisoners(ctx: TurnContext) -> None:
 
 def ransom_problem(state: GameState, person: Person, ransom: int, offer: int) -> str | None:
     """Why a release against ``ransom`` cannot happen: the prisoner's house must
-    declare at least that much, and have it (A9)."""
+    declare at least that much, and have it (A9).
+
+    Want of crowns is told first: a declaration beyond the treasury is refused
+    line by line, and the captor must not hear it was never made.
+    """
     payer = state.houses.get(person.dynasty) if person.dynasty else None
+    if payer is not None and payer.treasury < ransom:
+        return f"{payer.name} cannot pay {ransom} crowns; the prisoner is kept"
     if offer < ransom or payer is None:
         return (f"{payer.name if payer else 'nobody'} did not declare a ransom of {ransom} "
                 f"for {person.name}; the prisoner is kept")
-    if payer.treasury < ransom:
-        return f"{payer.name} cannot pay {ransom} crowns; the prisoner is kept"
     return None
 
 
