@@ -8,12 +8,14 @@ from dynasty_helpers import (
     house,
     person,
     reasons,
+    rules_for,
     scripted,
     sheets,
     spec_of,
     validated,
 )
 
+from adjudicator.dice import SeededDice
 from adjudicator.events import MinorNobleCreated, Notice, Renunciation, Wedding, WidowReturns
 from adjudicator.rulesets.dynasty.marriage import run_marriages
 from adjudicator.rulesets.dynasty.people import kill
@@ -273,3 +275,44 @@ def test_a7_check_reports_a_one_sided_marriage_before_the_turn() -> None:
                     france='marry "Isabelle" to E1100\n')
     ruleset.validate(state, agreed)
     assert not agreed["england"].rejections and not agreed["france"].rejections
+
+
+def _young_groom_turn(born: int, **overrides: object):  # type: ignore[no-untyped-def]
+    """England's prince born in ``born`` and France's princess both declare their marriage;
+    `check` and the turn are asked in turn."""
+    persons = [person("ek", "M", 1260, "england", founder=True),
+               person("groom", "M", born, "england", father="ek", name="Edmund"),
+               person("fk", "M", 1260, "france", founder=True),
+               person("bride", "F", 1280, "france", father="fk", name="Isabelle")]
+    spec = spec_of([house("england", "E"), house("france", "F")], persons)
+    ruleset, state = build(spec, rules=rules_for(spec, **overrides))
+    texts = {"england": "marry E1100 to F1a00\n", "france": "marry F1a00 to E1100\n"}
+    checked = sheets(ruleset, **texts)
+    ruleset.validate(state, checked)
+    result = ruleset.resolve(state, sheets(ruleset, **texts), SeededDice("qa-young-groom", 1))
+    assert result.state.persons["groom"].died is None
+    return checked, result
+
+
+def test_a4_a7_who_turns_fifteen_during_the_turn_may_marry() -> None:
+    """A7: "Both spouses are 15 or older." A4: "Every later step of the turn uses that
+    age: survival, marriage, command, battles." Edmund, born 1290, is 10 at the births
+    step of 1300 and 15 at its end: `check` and the turn both let him marry."""
+    checked, result = _young_groom_turn(1290)
+    assert not checked["england"].rejections and not checked["france"].rejections
+    assert not result.rejections
+    assert result.state.persons["groom"].spouse == "bride"
+
+
+def test_a4_a7_check_and_the_turn_count_a_spouse_age_alike() -> None:
+    """A4: ageing "moves everyone to the age they reach at the end of the turn", however
+    long the turn. With ten-year turns a prince born 1295 is 15 at the end of 1300's
+    turn; with 1296 he is 14, and both `check` and the turn refuse him."""
+    checked, result = _young_groom_turn(1295, years_per_turn=10)
+    assert not checked["england"].rejections and not result.rejections
+    assert result.state.persons["groom"].spouse == "bride"
+    checked, result = _young_groom_turn(1296, years_per_turn=10)
+    too_young = "Edmund is 14: spouses must be 15 or older (A7)"
+    assert reasons(checked["england"]) == [too_young]
+    assert too_young in [r.reason for r in result.rejections]
+    assert result.state.persons["groom"].spouse is None

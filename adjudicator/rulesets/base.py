@@ -73,9 +73,14 @@ class TurnContext:
     def year(self) -> int:
         return self.state.year_of(self.state.turn)
 
+    @property
+    def age_year(self) -> int:
+        """A4: the year ages count from: the turn's at the births step, then its end's."""
+        return self.state.year_ending(self.turn) if self.aged else self.year
+
     def age(self, born: int) -> int:
         """A4: the age at the births step, then the age reached at the turn's end."""
-        return (self.state.year_ending(self.turn) if self.aged else self.year) - born
+        return self.age_year - born
 
     def emit(self, event: Event) -> None:
         self.events.append(event)

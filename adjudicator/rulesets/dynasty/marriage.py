@@ -89,7 +89,7 @@ def run_marriages(ctx: TurnContext) -> None:
     """Both houses must declare the same marriage with the same clauses (A7)."""
     state = ctx.state
     rules = dynasty_rules(ctx.rules)
-    age_year = ctx.year + (5 if ctx.aged else 0)
+    age_year = ctx.age_year
     ctx.dice.set_phase("marriages")
     accepted: list[_Declared] = []
     minors: list[_Declared] = []
