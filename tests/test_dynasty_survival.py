@@ -96,6 +96,22 @@ def test_a5_3_birth_penalty_lowers_the_mother_roll() -> None:
     assert survival_roll(ctx, other, penalty=2) is True
 
 
+def test_a5_3_childbirth_only_when_the_penalty_made_the_difference() -> None:
+    """A5.1: "Every attempt after the first adds 1 to the wife's survival difficulty this
+    turn." A mother of 30 (4+ needed) who made three attempts rolls 2d6 − 2: she dies in
+    childbirth on a 4 or 5 (7/36), where the penalty made the difference, and of natural
+    causes on a 2 or 3 (3/36), as she would have without it. Fixed seed, 4 s.e."""
+    ctx = _ctx("qa-childbirth")
+    trials = 6000
+    for i in range(trials):
+        survival_roll(ctx, add_living(ctx.state, f"m{i}", "F", ctx.year + 5 - 30, None),
+                      penalty=2)
+    causes = [e.cause for e in ctx.events if isinstance(e, Death)]
+    assert_rate(causes.count("childbirth"), trials, 7 / 36)
+    assert_rate(causes.count("natural"), trials, 3 / 36)
+    assert len(causes) == causes.count("childbirth") + causes.count("natural")
+
+
 def test_a5_3_only_those_fifteen_or_more_after_ageing_roll() -> None:
     """A5.3: "every living person aged 15 or more, after ageing". A child born 1290 is 15
     at the end of turn 1300 and rolls; one born 1291 does not."""
