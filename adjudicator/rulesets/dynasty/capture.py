@@ -64,12 +64,8 @@ def check_prisoner(state: GameState, house: str, order: PrisonerOrder | PayRanso
         return f"{person.name} is nobody's prisoner"
     if isinstance(order, PrisonerOrder) and person.prisoner_of != house:
         return f"{person.name} is not this house's prisoner"
-    if isinstance(order, PayRansomOrder):
-        if person.dynasty != house:
-            return f"{person.name} does not belong to this house"
-        treasury = state.houses[house].treasury
-        if order.amount > treasury:
-            return f"the treasury holds {treasury} crowns, less than {order.amount}"
+    if isinstance(order, PayRansomOrder) and person.dynasty != house:
+        return f"{person.name} does not belong to this house"
     return None
 
 
@@ -115,8 +111,8 @@ def ransom_problem(state: GameState, person: Person, ransom: int, offer: int) ->
     """Why a release against ``ransom`` cannot happen: the prisoner's house must
     declare at least that much, and have it (A9).
 
-    Want of crowns is told first: a declaration beyond the treasury is refused
-    line by line, and the captor must not hear it was never made.
+    A house declares what it would pay at most, so only the ransom asked must
+    be in its treasury; want of crowns is told first, as the true reason.
     """
     payer = state.houses.get(person.dynasty) if person.dynasty else None
     if payer is not None and payer.treasury < ransom:
