@@ -28,6 +28,7 @@ from sqlmodel import col, select
 from chronicle.models import TurnRow
 from chronicle.publish.data import (
     STORE,
+    CampaignView,
     Lineage,
     SiteData,
     load_campaign,
@@ -76,6 +77,12 @@ class CampaignSummary:
 
 
 def summarise(folder: Path) -> CampaignSummary:
+    """The campaign's summary as the store holds it now.
+
+    Good for naming and ordering the campaigns before they load; a campaign
+    that is then built is summed up again from what its load read
+    (``summary_of``), since a turn may be committed in between.
+    """
     with store_session(folder) as (session, row):
         last = session.exec(select(TurnRow).order_by(col(TurnRow.number).desc())).first()
     meta = read_campaign_toml(folder)
@@ -84,6 +91,13 @@ def summarise(folder: Path) -> CampaignSummary:
         title=str(meta.get("title") or row.title), ruleset=row.ruleset,
         language=str(meta.get("language") or row.language or "en"),
         turn=last.number if last else 0, year=last.year if last else row.start_year)
+
+
+def summary_of(campaign: CampaignView) -> CampaignSummary:
+    """The summary of a loaded campaign: of the very state its pages show."""
+    return CampaignSummary(folder=Path(campaign.folder), slug=campaign.slug, title=campaign.title,
+                           ruleset=campaign.ruleset, language=campaign.language,
+                           turn=campaign.turn, year=campaign.year)
 
 
 # -- fingerprints ---------------------------------------------------------------
@@ -211,6 +225,10 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
         finally:
             gc.freeze()
             gc.enable()
+        # The archive index and the manifest's facts tell the state the
+        # pages and the fingerprint were made from, not the one summed up
+        # before the load.
+        summary = summaries[slugs.index(summary.slug)] = summary_of(ctx.data.campaign)
         say(f"{summary.slug}: writing")
         writer.begin_group(summary.slug, print_, _facts(summary))
         try:

@@ -13,6 +13,7 @@ and ``keep``\\ s the files instead of rendering them again.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -26,24 +27,56 @@ MANIFEST = ".chronicle-manifest"
 WORKERS = max(2, os.cpu_count() or 1)
 
 
-_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0) | \
+# Never through a link: the output folder may come from elsewhere, and a
+# link planted there (as a page, its ``.tmp`` or the manifest) would have the
+# build overwrite whatever file it points to.
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0) | \
     getattr(os, "O_BINARY", 0)
 
 
 def _write_file(path: str, data: bytes) -> None:
-    """``data`` into the file ``path``, made or emptied first.
+    """``data`` into the file ``path``, made or emptied first; refused if it is a link.
 
     The file calls themselves, without a Python file object around them: a
     first build writes twelve thousand files, and the object's own work (a
     buffer, a ``stat`` for its size) cost as much as the writing.
     """
-    fd = os.open(path, _FLAGS, 0o666)
+    try:
+        fd = os.open(path, _FLAGS, 0o666)
+    except OSError:
+        if os.path.islink(path):
+            raise PublishError(f"refusing to write through a link: {path!r}") from None
+        raise
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
     finally:
         os.close(fd)
+
+
+def _replace_file(path: str, data: bytes) -> None:
+    """``data`` into ``path`` by way of a new file renamed over it.
+
+    Renaming replaces a link planted at ``path`` instead of following it;
+    anything already at the temporary name is removed first, for the same reason.
+    """
+    tmp = path + ".tmp"
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(tmp)
+    _write_file(tmp, data)
+    os.replace(tmp, path)
+
+
+def _holds(path: str, data: bytes) -> bool:
+    """True if ``path`` is a plain file (not a link) whose bytes are ``data``."""
+    info = os.lstat(path)
+    if not stat.S_ISREG(info.st_mode) or info.st_size != len(data):
+        return False
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as fh:
+        return fh.read() == data
 
 
 def _make_folder(folder: str) -> None:
@@ -83,7 +116,9 @@ class Writer:
     def _read_manifest(self) -> tuple[set[str], dict[str, list[str]], dict[str, str],
                                       dict[str, dict[str, Any]]]:
         try:
-            data = json.loads((self.out_dir / MANIFEST).read_text(encoding="utf-8"))
+            fd = os.open(self.out_dir / MANIFEST, os.O_RDONLY | _NOFOLLOW)
+            with os.fdopen(fd, "rb") as handle:
+                data = json.loads(handle.read().decode("utf-8"))
             groups = {str(k): [str(p) for p in v] for k, v in data.get("groups", {}).items()}
             prints = {str(k): str(v) for k, v in data.get("fingerprints", {}).items()}
             facts = {str(k): dict(v) for k, v in data.get("facts", {}).items()}
@@ -214,13 +249,9 @@ class Writer:
             _write_file(target, data)
             return relpath
         try:
-            if os.stat(target).st_size == len(data):
-                with open(target, "rb") as fh:
-                    if fh.read() == data:
-                        return None
-            tmp = target + ".tmp"
-            _write_file(tmp, data)
-            os.replace(tmp, target)
+            if _holds(target, data):
+                return None
+            _replace_file(target, data)
         except FileNotFoundError:
             _make_folder(folder)
             _write_file(target, data)
@@ -289,8 +320,8 @@ class Writer:
                     "fingerprints": dict(sorted(self.fingerprints.items())),
                     "facts": dict(sorted(self.facts.items()))}
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        (self.out_dir / MANIFEST).write_text(json.dumps(manifest, indent=0, sort_keys=True),
-                                             encoding="utf-8")
+        _replace_file(str(self.out_dir / MANIFEST),
+                      json.dumps(manifest, indent=0, sort_keys=True).encode("utf-8"))
         return removed
 
     def _prune(self, folder: Path) -> None:
