@@ -19,7 +19,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from adjudicator.events import EVENT_KINDS, Event
-from chronicle.narration import SENTENCES, NarrationError, Narrator, says
+from chronicle.narration import IN_A_LIFE, SENTENCES, NarrationError, Narrator, says
 from chronicle.narration.narrator import missing
 from chronicle.publish.i18n import catalog_path, translations
 
@@ -122,6 +122,23 @@ def test_every_good_of_every_content_pack_has_its_french_word() -> None:
     assert {"metal", "cloth", "food", "wine", "gold"} <= goods
     french = translations("fr")
     assert [g for g in sorted(goods) if french.gettext(g) == g] == []
+
+
+@pytest.mark.parametrize("cls", sorted(IN_A_LIFE, key=lambda cls: cls.kind),
+                         ids=lambda cls: cls.kind)
+def test_every_event_told_in_a_life_is_told_there_in_english_and_in_french(
+        cls: type[Event]) -> None:
+    """A life's sentence of a shared event names nobody: it is the same on every page."""
+    with catalog_path("fr").open("rb") as fh:
+        french = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fh) if m.string}
+    entry = Entry(turn=1, seq=1, kind=cls.kind, payload=_sample(cls))
+    asked: list[str] = []
+    english = _narrator("en", asked).in_a_life(entry, "")
+    assert english is not None and str(english).strip()
+    assert asked and set(asked) <= french, set(asked) - french
+    assert str(_narrator("fr").in_a_life(entry, "")) != str(english)
+    assert "x1" not in str(english)  # the sample names everyone "x1"
+    assert str(english) != str(_narrator("en").sentence(entry, ""))
 
 
 def test_an_event_kind_without_a_sentence_is_refused() -> None:

@@ -7,6 +7,7 @@ find a reference number. Screenshots go to ``tests/screenshots/``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import shutil
@@ -45,12 +46,10 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    root = tmp_path_factory.mktemp("browser")
-    campaign = build_fixture(root / "fixture-wars", turns=6)
-    build_site([campaign], root / "site")
-    handler = functools.partial(_Quiet, directory=str(root / "site"))
+@contextlib.contextmanager
+def _served(folder: Path) -> Iterator[str]:
+    """The URL of ``folder`` served over HTTP on this machine, while the block runs."""
+    handler = functools.partial(_Quiet, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -59,6 +58,15 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    root = tmp_path_factory.mktemp("browser")
+    campaign = build_fixture(root / "fixture-wars", turns=6)
+    build_site([campaign], root / "site")
+    with _served(root / "site") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +141,54 @@ def test_search_finds_a_reference_number(browser: object, base_url: str) -> None
     assert result[0].text == "Edward"
     browser.save_screenshot(str(SHOTS / "10-search-result.png"))  # type: ignore[attr-defined]
     _no_console_errors(browser)
+
+
+# Each way a drawing could run script: a script element, an event handler,
+# a javascript: link followed at load, and HTML inside foreignObject.
+PLANTED_SVG = """<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+ width="200" height="100" onload="top.planted = (top.planted || 0) + 1">
+<script>top.planted = (top.planted || 0) + 1;</script>
+<foreignObject width="100" height="50"><div xmlns="http://www.w3.org/1999/xhtml">
+<img src="x" onerror="top.planted = (top.planted || 0) + 1"/></div></foreignObject>
+<a xlink:href="javascript:top.planted=1"><text x="10" y="80">planted</text></a>
+</svg>
+"""
+
+
+def _embedded_loaded(driver: object) -> bool:
+    return bool(driver.execute_script(  # type: ignore[attr-defined]
+        "const o = document.querySelector('object');"
+        "return !!(o && o.contentDocument && o.contentDocument.readyState === 'complete'"
+        " && o.contentDocument.querySelector('svg'));"))
+
+
+def test_script_in_the_published_site_a_planted_cached_svg_runs_nothing_in_a_house_page(
+        browser: object, tmp_path: Path) -> None:
+    """Finding: a planted ``.cache/graphviz/<hash>.svg`` was published verbatim, and its
+    script ran in the house pages that embed it.
+
+    The same drawing, embedded by a page outside the site, does run: the
+    browser would run it, so its silence in the house page is the build's.
+    """
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    campaign = build_fixture(tmp_path / "fixture-wars", turns=2)
+    build_site([campaign], tmp_path / "first")
+    entries = sorted((campaign / ".cache" / "graphviz").glob("*.svg"))
+    assert entries
+    for entry in entries:
+        entry.write_text(PLANTED_SVG, encoding="utf-8")
+    build_site([campaign], tmp_path / "site")
+    (tmp_path / "planted.svg").write_text(PLANTED_SVG, encoding="utf-8")
+    (tmp_path / "control.html").write_text(
+        '<!DOCTYPE html><title>control</title>'
+        '<object type="image/svg+xml" data="planted.svg"></object>\n', encoding="utf-8")
+    with _served(tmp_path) as url:
+        browser.get(url + "control.html")  # type: ignore[attr-defined]
+        WebDriverWait(browser, 10).until(  # type: ignore[arg-type]
+            lambda d: d.execute_script("return window.planted"))
+        browser.get(url + "site/fixture-wars/houses/england/index.html")  # type: ignore[attr-defined]
+        WebDriverWait(browser, 10).until(_embedded_loaded)  # type: ignore[arg-type]
+        assert browser.execute_script("return window.planted") is None  # type: ignore[attr-defined]
+        assert "planted" not in browser.execute_script(  # type: ignore[attr-defined]
+            "return document.querySelector('object').contentDocument.documentElement.outerHTML")

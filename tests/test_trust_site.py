@@ -18,7 +18,12 @@ from click.testing import CliRunner, Result
 from chronicle.cli import cli
 from chronicle.demo import play_turns, run_demo
 from chronicle.publish import build as build_module
+from chronicle.publish.data import load_campaign
+from chronicle.publish.errors import PublishError
+from chronicle.publish.pages import checked_svg
+from chronicle.publish.svgsafe import unsafe
 from chronicle.publish.writer import MANIFEST
+from chronicle.scaffold import scaffold
 
 SEED = "site-trust-seed"
 
@@ -100,3 +105,112 @@ def test_a_build_during_adjudicate_publishes_the_archive_index_of_the_state_it_r
     result = run("build", campaign, "-o", site)
     assert result.exit_code == 0, result.output
     assert _turns_in_index(site) == 3
+
+
+# -- script in the published site ------------------------------------------------------
+PLANTED = ('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)">'
+           '<script>alert(2)</script><text>planted</text></svg>\n')
+
+UNSAFE = {
+    "script": '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    "handler": '<svg xmlns="http://www.w3.org/2000/svg"><rect onclick="alert(1)"/></svg>',
+    "handler in capitals": '<svg xmlns="http://www.w3.org/2000/svg" ONLOAD="alert(1)"/>',
+    "foreignObject": '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject>'
+                     '<p xmlns="http://www.w3.org/1999/xhtml">x</p></foreignObject></svg>',
+    "javascript link": '<svg xmlns="http://www.w3.org/2000/svg" '
+                       'xmlns:xlink="http://www.w3.org/1999/xlink">'
+                       '<a xlink:href="javascript:alert(1)"><text>x</text></a></svg>',
+    "link to another site": '<svg xmlns="http://www.w3.org/2000/svg">'
+                            '<a href="https://evil.example/index.html"><text>x</text></a></svg>',
+    "link without a scheme": '<svg xmlns="http://www.w3.org/2000/svg">'
+                             '<a href="//evil.example/index.html"><text>x</text></a></svg>',
+    "absolute link": '<svg xmlns="http://www.w3.org/2000/svg">'
+                     '<a href="/etc/index.html"><text>x</text></a></svg>',
+    "animation": '<svg xmlns="http://www.w3.org/2000/svg"><a><set attributeName="href" '
+                 'to="javascript:alert(1)"/></a></svg>',
+    "image": '<svg xmlns="http://www.w3.org/2000/svg"><image href="https://evil.example/x.png"/>'
+             '</svg>',
+    "style import": '<svg xmlns="http://www.w3.org/2000/svg"><style>'
+                    '@import url(https://evil.example/x.css);</style></svg>',
+    "url out of the drawing": '<svg xmlns="http://www.w3.org/2000/svg">'
+                              '<rect fill="url(https://evil.example/x.svg#p)"/></svg>',
+    "stylesheet instruction": '<?xml-stylesheet href="https://evil.example/x.css"?>'
+                              '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    "entities": '<!DOCTYPE svg [<!ENTITY x "y">]><svg xmlns="http://www.w3.org/2000/svg"/>',
+    "no SVG namespace": "<svg><script>alert(1)</script></svg>",
+    "not XML": '<svg xmlns="http://www.w3.org/2000/svg"><script>',
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNSAFE))
+def test_script_in_the_published_site_no_drawing_may_carry_script_or_a_foreign_link(
+        name: str) -> None:
+    """Cached or generated SVG must never carry script, event handlers, ``foreignObject``,
+    or links other than the site's own."""
+    assert unsafe(UNSAFE[name]) is not None
+    with pytest.raises(PublishError, match="refusing to publish"):
+        checked_svg("genealogy/x.svg", UNSAFE[name])
+
+
+def test_script_in_the_published_site_the_site_s_own_drawings_pass() -> None:
+    """Genealogies with their links, maps and charts are published as drawn."""
+    drawings = sorted((Path(__file__).parent / "golden" / "site").rglob("*.svg"))
+    assert {p.parent.name for p in drawings} >= {"genealogy", "maps", "charts"}
+    assert [(p.name, unsafe(p.read_text(encoding="utf-8"))) for p in drawings] == \
+        [(p.name, None) for p in drawings]
+
+
+def test_script_in_the_published_site_a_planted_cache_entry_is_drawn_again(
+        campaign: Path, tmp_path: Path) -> None:
+    """Finding: a planted ``.cache/graphviz/<hash>.svg`` was published verbatim. An entry
+    that fails the check is not used: the diagram is laid out again, and the entry replaced."""
+    assert run("build", campaign, "-o", tmp_path / "first").exit_code == 0
+    entries = sorted((campaign / ".cache" / "graphviz").glob("*.svg"))
+    assert entries
+    drawn = {entry: entry.read_bytes() for entry in entries}
+    for entry in entries:
+        entry.write_text(PLANTED, encoding="utf-8")
+    site = tmp_path / "site"
+    result = run("build", campaign, "-o", site)
+    assert result.exit_code == 0, result.output
+    published = sorted(site.rglob("*.svg"))
+    assert published
+    assert [p for p in published if b"planted" in p.read_bytes()] == []
+    assert {entry: entry.read_bytes() for entry in entries} == drawn
+
+
+# -- scale -----------------------------------------------------------------------------
+EPIDEMIC_EVERY_TURN = "\n[rules.dynasty.epidemic]\nper_dynasty = 0\nthreshold_max = 0\n"
+
+
+def test_scale_an_epidemic_victim_s_page_links_to_the_epidemic_instead_of_listing_its_dead(
+        tmp_path: Path) -> None:
+    """Finding: each epidemic victim's page repeated the list of every victim, so the
+    site grew with the square of the victims. A life tells its own part of a shared
+    event and links to it; the turn's chronicle still names every victim."""
+    folder = tmp_path / "plague-years"
+    scaffold(folder, "dynasty", title="Plague years", seed=SEED)
+    with (folder / "campaign.toml").open("a", encoding="utf-8") as toml:
+        toml.write(EPIDEMIC_EVERY_TURN)
+    play_turns(folder, 6, SEED)
+    site = tmp_path / "site"
+    assert run("build", folder, "-o", site).exit_code == 0
+    data = load_campaign(folder)
+    epidemics = [e for t in data.turns for e in t.events
+                 if e.kind == "epidemic" and len(e.payload["dead"]) >= 2]
+    assert epidemics, "the rules were meant to bring an epidemic with several dead"
+    for event in epidemics:
+        turn_page = (site / data.campaign.slug / "turns" / f"turn-{event.turn:03d}"
+                     / "index.html").read_text()
+        told = re.search(rf'<li id="{event.anchor}">(.*?)</li>', turn_page)
+        assert told is not None
+        for pid in event.payload["dead"]:
+            person = data.people[pid]
+            assert f"people/{person.slug}/index.html" in told.group(1)
+            page = (site / data.campaign.slug / "people" / person.slug / "index.html"
+                    ).read_text()
+            item = re.search(rf'<li><a href="[./]*turns/turn-{event.turn:03d}/index.html'
+                             rf'#{event.anchor}">(.*?)</li>', page)
+            assert item is not None, f"{person.slug} does not link to the epidemic"
+            assert "people/" not in item.group(1)
+            assert f"took {len(event.payload['dead'])} lives" in item.group(1)

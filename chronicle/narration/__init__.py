@@ -12,19 +12,21 @@ from __future__ import annotations
 # Imported for what they do: each fills SENTENCES with its ruleset's sentences.
 from chronicle.narration import blood_royale, dynasty, familles  # noqa: F401
 from chronicle.narration.narrator import (
+    IN_A_LIFE,
     ROOT,
     SENTENCES,
     CardNote,
     Glossary,
     NarrationError,
     Narrator,
+    in_a_life,
     says,
     told_elsewhere,
 )
 from chronicle.narration.narrator import missing as _missing
 
-__all__ = ["ROOT", "SENTENCES", "CardNote", "Glossary", "NarrationError", "Narrator", "says",
-           "told_elsewhere"]
+__all__ = ["IN_A_LIFE", "ROOT", "SENTENCES", "CardNote", "Glossary", "NarrationError",
+           "Narrator", "in_a_life", "says", "told_elsewhere"]
 
 if _missing():
     raise TypeError("event classes without a sentence: "

@@ -22,7 +22,7 @@ from adjudicator.events import (
     Wedding,
     WidowReturns,
 )
-from chronicle.narration.narrator import Narrator, Payload, says
+from chronicle.narration.narrator import Narrator, Payload, in_a_life, says
 
 
 @says(Birth)
@@ -54,6 +54,14 @@ def epidemic(n: Narrator, pl: Payload) -> Markup:
     if not dead:
         return n.fmt("An epidemic swept the courts; no one died of it.")
     return n.fmt("An epidemic swept the courts. It took %(dead)s.", dead=n.people_list(dead))
+
+
+@in_a_life(Epidemic)
+def epidemic_in_a_life(n: Narrator, pl: Payload) -> Markup:
+    """A victim's page counts the dead; the turn's page names them."""
+    dead = len(pl.get("dead") or [])
+    return n.n_fmt("An epidemic swept the courts and took %(num)s life.",
+                   "An epidemic swept the courts and took %(num)s lives.", dead)
 
 
 @says(Succession)

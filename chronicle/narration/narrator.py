@@ -93,11 +93,30 @@ Sentence = Callable[["Narrator", Payload], Markup | None]
 SENTENCES: dict[type[Event], Sentence | None] = {}
 
 
+#: Event class -> how the page of one of its people tells it, for events
+#: many people share. A life tells its own part in such an event and links
+#: to the event on its turn's page instead of copying it: an epidemic's
+#: victim's page does not list every victim (that would make each page grow
+#: with the epidemic, and the site with the square of its victims).
+IN_A_LIFE: dict[type[Event], Sentence] = {}
+
+
 def says(*classes: type[Event]) -> Callable[[Sentence], Sentence]:
     """Register the decorated function as the sentence of ``classes``."""
     def register(sentence: Sentence) -> Sentence:
         for cls in classes:
             _enter(cls, sentence)
+        return sentence
+    return register
+
+
+def in_a_life(*classes: type[Event]) -> Callable[[Sentence], Sentence]:
+    """Register the decorated function as the sentence of ``classes`` in a life (``IN_A_LIFE``)."""
+    def register(sentence: Sentence) -> Sentence:
+        for cls in classes:
+            if cls in IN_A_LIFE:
+                raise TypeError(f"event class {cls.__name__} has two sentences in a life")
+            IN_A_LIFE[cls] = sentence
         return sentence
     return register
 
@@ -259,6 +278,20 @@ class Narrator:
             text = self._told[key]
             text = self._told_at[at] = None if text is None else text.replace(ROOT, root)
         return None if text is None else Markup(text)
+
+    def in_a_life(self, event: Tellable, root: str) -> Markup | None:
+        """The event as the page of one of its people tells it (see ``IN_A_LIFE``).
+
+        Events that only their few own people share are told as everywhere.
+        """
+        cls = EVENT_KINDS.get(event.kind)
+        life = IN_A_LIFE.get(cls) if cls is not None else None
+        if life is None:
+            return self.sentence(event, root)
+        key = (event.turn, event.seq, f"{event.kind} in a life")
+        if key not in self._told:
+            self._told[key] = str(life(self, event.payload))
+        return Markup(str(self._told[key]).replace(ROOT, root))
 
     def _tell(self, event: Tellable) -> Markup | None:
         cls = EVENT_KINDS.get(event.kind)

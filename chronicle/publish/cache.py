@@ -23,16 +23,26 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from chronicle.publish.svgsafe import unsafe
+
 Renderer = Callable[[str], str]
 
 
 class RenderCache:
-    """Rendered text stored under ``folder`` by the hash of its source."""
+    """Rendered text stored under ``folder`` by the hash of its source.
 
-    def __init__(self, folder: Path, *, salt: str = "", suffix: str = ".svg") -> None:
+    The folder lies in the campaign's, which may come from someone else:
+    an entry is used only if ``check`` finds nothing wrong with it (by
+    default, that it is a drawing the site may publish); any other is
+    rendered again, and replaced.
+    """
+
+    def __init__(self, folder: Path, *, salt: str = "", suffix: str = ".svg",
+                 check: Callable[[str], str | None] = unsafe) -> None:
         self.folder = folder
         self.salt = salt
         self.suffix = suffix
+        self.check = check
 
     def key(self, source: str) -> str:
         digest = hashlib.sha256()
@@ -45,7 +55,7 @@ class RenderCache:
         return self.folder / f"{self.key(source)}{self.suffix}"
 
     def get(self, source: str) -> str | None:
-        """The stored rendering of ``source``, or None (missing or unreadable)."""
+        """The stored rendering of ``source``, or None (missing, unreadable or refused)."""
         path = self.path(source)
         try:
             # Never through a link: an entry planted as one would publish
@@ -54,6 +64,8 @@ class RenderCache:
             with os.fdopen(fd, "rb") as handle:
                 text = handle.read().decode("utf-8")
         except (OSError, UnicodeDecodeError):
+            return None
+        if self.check(text) is not None:
             return None
         # Used by this build: kept by ``prune``. A read-only campaign folder
         # still builds; it just keeps everything.

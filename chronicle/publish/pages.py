@@ -41,7 +41,9 @@ from markupsafe import Markup, escape
 
 from chronicle.narration import Glossary, Narrator
 from chronicle.publish.data import EventView, HouseView, PersonView, SiteData, TurnView
+from chronicle.publish.errors import PublishError
 from chronicle.publish.i18n import translations
+from chronicle.publish.svgsafe import unsafe
 from chronicle.publish.themes import environment, theme_chain
 
 Write = Callable[[str, str], None]
@@ -298,11 +300,13 @@ def dice_rows(ctx: SiteContext, turn: TurnView, root: str) -> Markup:
     return Markup("\n".join(rows))
 
 
-def sentences(ctx: SiteContext, events: Iterable[EventView], root: str) -> list[
-        tuple[EventView, Markup]]:
+def sentences(ctx: SiteContext, events: Iterable[EventView], root: str, *,
+              life: bool = False) -> list[tuple[EventView, Markup]]:
+    """The events told for a page at ``root``; ``life``: as one of their people's page."""
+    tell = ctx.narrator.in_a_life if life else ctx.narrator.sentence
     told = []
     for event in events:
-        text = ctx.narrator.sentence(event, root)
+        text = tell(event, root)
         if text is not None:
             told.append((event, text))
     return told
@@ -414,7 +418,7 @@ def build_people(ctx: SiteContext, write: Write) -> None:
         root = _root(rel)
         render(ctx, write, "person.html", rel, p=person, title=title_of(ctx, person),
                refs=ref_items(ctx, person, root),
-               timeline=timeline_items(sentences(ctx, person.timeline, root), root),
+               timeline=timeline_items(sentences(ctx, person.timeline, root, life=True), root),
                commands=[e for e in person.timeline if e.kind == "assignment"],
                captivity=[e for e in person.timeline if e.kind in CAPTIVITY],
                battles=[data.battles[b] for b in person.battles],
@@ -451,14 +455,23 @@ def build_svgs(ctx: SiteContext, write: Write) -> None:
 
     A lazy drawing is made by the process that writes it, like a page; the
     genealogies are laid out by the parent's workers, so the parent writes them.
+    Every drawing is checked on its way out, whoever made it.
     """
     for name, draw in sorted(ctx.lazy_svgs.items()):
         mine = claim(ctx, write, name)
         if mine is not None:
-            mine(ctx.prefix + name, draw())
+            mine(ctx.prefix + name, checked_svg(name, draw()))
     ctx.finish_drawings()
     for name, svg in sorted(ctx.svgs.items()):
-        write(ctx.prefix + name, svg)
+        write(ctx.prefix + name, checked_svg(name, svg))
+
+
+def checked_svg(name: str, svg: str) -> str:
+    """``svg``, unless it could run script or lead out of the site (see ``svgsafe``)."""
+    reason = unsafe(svg)
+    if reason is not None:
+        raise PublishError(f"refusing to publish {name}: it holds {reason}")
+    return svg
 
 
 BUILDERS: tuple[Callable[[SiteContext, Write], None], ...] = (
