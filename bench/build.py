@@ -3,8 +3,8 @@
 Run from the project folder::
 
     pip install -e .[bench]
-    python bench/build.py                 # everything
-    python bench/build.py --only pelican  # one part: demo, synthetic, pelican, genealogy
+    python bench/build.py                 # everything but the size part
+    python bench/build.py --only pelican  # one part: demo, synthetic, pelican, genealogy, size
 
 It reports, for the demo campaign and for a synthetic campaign of ten houses
 played for a hundred turns, the pages, seconds and pages per second of a full
@@ -20,7 +20,10 @@ reported, with every run's time beside them. Everything is written
 in memory (``/dev/shm``) where the machine has enough of it, ``--on-disk``
 in the system's temporary folder; then genealogy
 layout times (a 500-person dynasty in one diagram
-and split, and a deep 10,000-person dynasty split). Campaigns are made in a
+and split, and a deep 10,000-person dynasty split); then the size of the
+site, per person page and whole, of the synthetic campaign played on to
+10,000, 30,000 and 60,000 people (``--people``; a long part, so
+``python bench/build.py --only size`` runs it alone). Campaigns are made in a
 temporary folder (``--keep`` keeps them, and the sites, for a look).
 
 Making campaigns and building sites go through :func:`make_demo`,
@@ -53,7 +56,10 @@ SYNTHETIC_TURNS = 100
 # on one seed and 65,000 on another. This one ends with about 11,000, the
 # size the benchmark is meant to measure; the report gives the exact count.
 SYNTHETIC_SEED = "s3"
-PARTS = ("demo", "synthetic", "pelican", "genealogy")
+PARTS = ("demo", "synthetic", "pelican", "genealogy", "size")
+EVERYTHING = PARTS[:-1]  # what runs without --only: the size part takes long
+# The campaign sizes ``--only size`` measures the site of (see ``bench_sizes``).
+SIZE_PEOPLE = (10_000, 30_000, 60_000)
 
 
 @dataclass(frozen=True)
@@ -211,6 +217,48 @@ def _people(campaign: Path) -> int:
         count = session.exec(select(func.count()).select_from(PersonRow)).one()
     engine.dispose()
     return int(count)
+
+
+# -- site size ----------------------------------------------------------------------
+
+
+def grow_synthetic(folder: Path, people: tuple[int, ...], keep: Path) -> list[Path]:
+    """The synthetic campaign played on until it has each count of ``people``.
+
+    A copy of the campaign is kept in ``keep`` as each count is passed (two
+    turns at a time, so it holds a little more): one game, several sizes.
+    """
+    from chronicle.demo import play_turns
+
+    make_synthetic(folder, turns=2)
+    copies = []
+    for target in sorted(people):
+        while _people(folder) < target:
+            play_turns(folder, 2, SYNTHETIC_SEED)
+        copies.append(keep / f"campaign-{target}")
+        shutil.copytree(folder, copies[-1])
+    return copies
+
+
+def site_size(campaign: Path, site: Path) -> str:
+    """A built site's person pages (count, mean, median, largest) and its total bytes."""
+    build_chronicle(campaign, site)
+    pages = sorted(p.stat().st_size for p in site.glob("*/people/*/index.html"))
+    total = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
+    return (f"site of {_people(campaign)} people: {len(pages)} person pages, "
+            f"{sum(pages) / len(pages):.0f} bytes each on average (median "
+            f"{pages[len(pages) // 2]}, largest {pages[-1]}); the whole site "
+            f"{total / 10**9:.3f} GB")
+
+
+def bench_sizes(work: Path, people: tuple[int, ...] = SIZE_PEOPLE) -> None:
+    """Print the bytes of a person page and of the whole site, at each campaign size."""
+    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as player:
+        campaigns = player.submit(grow_synthetic, work / "size-growing", people, work).result()
+    for campaign in campaigns:
+        with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as builder:
+            print(builder.submit(site_size, campaign, work / f"{campaign.name}-site").result(),
+                  flush=True)
 
 
 # -- Pelican -----------------------------------------------------------------------
@@ -402,10 +450,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=3,
                         help="builds of each kind (full, warm, nothing changed); the "
                              "median is reported (default: 3)")
+    parser.add_argument("--people", type=int, nargs="+", default=list(SIZE_PEOPLE),
+                        help="campaign sizes the site size is measured at (--only size)")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-    parts = args.only or list(PARTS)
+    parts = args.only or list(EVERYTHING)
     if "pelican" in parts:
         _pelican()
     work = args.keep or Path(tempfile.mkdtemp(prefix="chronicle-bench-",
@@ -427,6 +477,8 @@ def main(argv: list[str] | None = None) -> None:
             print(report(results))
         if "genealogy" in parts:
             print(bench_genealogy())
+        if "size" in parts:
+            bench_sizes(work, tuple(args.people))
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
