@@ -214,3 +214,12 @@ def test_scale_an_epidemic_victim_s_page_links_to_the_epidemic_instead_of_listin
             assert item is not None, f"{person.slug} does not link to the epidemic"
             assert "people/" not in item.group(1)
             assert f"took {len(event.payload['dead'])} lives" in item.group(1)
+
+
+def test_a_campaign_named_relative_to_the_working_folder_is_built(
+        campaign: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``chronicle build campaigns/europe -o site/``, as the arbiter's guide shows it."""
+    monkeypatch.chdir(tmp_path)
+    result = run("build", campaign.name, "-o", "site")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "site" / "camp" / "index.html").is_file()

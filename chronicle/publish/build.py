@@ -200,7 +200,9 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
     say = progress or (lambda _message: None)
     writer = Writer(out)
     report = BuildReport()
-    campaigns = [_campaign(Path(d), writer, base_url) for d in campaign_dirs]
+    # Absolute from here on: a campaign's files are read as paths inside its
+    # folder, which a folder named relative to the working one would not join.
+    campaigns = [_campaign(Path(d).resolve(), writer, base_url) for d in campaign_dirs]
     summaries = [summary for summary, _chain, _unchanged in campaigns]
     slugs = [s.slug for s in summaries]
     if len(set(slugs)) != len(slugs):
