@@ -242,14 +242,15 @@ def test_genealogy_unchanged_dot_is_not_laid_out_again(tmp_path: Path) -> None:
     assert sorted(p.suffix for p in tmp_path.iterdir()) == [".svg", ".svg"]
 
 
-def _anything(_text: str) -> None:
-    """A check that lets any text through: these entries are not drawings."""
+def _anything(text: str) -> str:
+    """Accepts any text: these entries are not drawings."""
+    return text
 
 
 def test_genealogy_cache_keyed_by_source_hash(tmp_path: Path) -> None:
-    cache = RenderCache(tmp_path, salt="v1", check=_anything)
+    cache = RenderCache(tmp_path, salt="v1", accept=_anything)
     assert render_cached("a", str.upper, cache) == "A"
     assert render_cached("a", lambda s: "other", cache) == "A"
     assert render_cached("b", str.upper, cache) == "B"
-    assert RenderCache(tmp_path, salt="v2", check=_anything).get("a") is None
+    assert RenderCache(tmp_path, salt="v2", accept=_anything).get("a") is None
     assert cache.path("a").name == cache.key("a") + ".svg" and len(cache.key("a")) == 64

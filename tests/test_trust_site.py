@@ -20,8 +20,7 @@ from chronicle.demo import play_turns, run_demo
 from chronicle.publish import build as build_module
 from chronicle.publish.data import load_campaign
 from chronicle.publish.errors import PublishError
-from chronicle.publish.pages import checked_svg
-from chronicle.publish.svgsafe import unsafe
+from chronicle.publish.svgsafe import CheckedSvg, accepted, checked, unsafe
 from chronicle.publish.writer import MANIFEST
 from chronicle.scaffold import scaffold
 
@@ -148,8 +147,9 @@ def test_script_in_the_published_site_no_drawing_may_carry_script_or_a_foreign_l
     """Cached or generated SVG must never carry script, event handlers, ``foreignObject``,
     or links other than the site's own."""
     assert unsafe(UNSAFE[name]) is not None
+    assert accepted(UNSAFE[name]) is None
     with pytest.raises(PublishError, match="refusing to publish"):
-        checked_svg("genealogy/x.svg", UNSAFE[name])
+        checked("genealogy/x.svg", UNSAFE[name])
 
 
 def test_script_in_the_published_site_the_site_s_own_drawings_pass() -> None:
@@ -158,6 +158,8 @@ def test_script_in_the_published_site_the_site_s_own_drawings_pass() -> None:
     assert {p.parent.name for p in drawings} >= {"genealogy", "maps", "charts"}
     assert [(p.name, unsafe(p.read_text(encoding="utf-8"))) for p in drawings] == \
         [(p.name, None) for p in drawings]
+    text = drawings[0].read_text(encoding="utf-8")
+    assert isinstance(accepted(text), CheckedSvg) and checked("x.svg", text) == text
 
 
 def test_script_in_the_published_site_a_planted_cache_entry_is_drawn_again(

@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from chronicle.publish.svgsafe import unsafe
+from chronicle.publish.svgsafe import accepted
 
 Renderer = Callable[[str], str]
 
@@ -32,17 +32,17 @@ class RenderCache:
     """Rendered text stored under ``folder`` by the hash of its source.
 
     The folder lies in the campaign's, which may come from someone else:
-    an entry is used only if ``check`` finds nothing wrong with it (by
-    default, that it is a drawing the site may publish); any other is
-    rendered again, and replaced.
+    an entry is used only as ``accept`` returns it (by default, marked as a
+    drawing the site may publish); one it refuses (None) is rendered again,
+    and replaced.
     """
 
     def __init__(self, folder: Path, *, salt: str = "", suffix: str = ".svg",
-                 check: Callable[[str], str | None] = unsafe) -> None:
+                 accept: Callable[[str], str | None] = accepted) -> None:
         self.folder = folder
         self.salt = salt
         self.suffix = suffix
-        self.check = check
+        self.accept = accept
 
     def key(self, source: str) -> str:
         digest = hashlib.sha256()
@@ -65,13 +65,14 @@ class RenderCache:
                 text = handle.read().decode("utf-8")
         except (OSError, UnicodeDecodeError):
             return None
-        if self.check(text) is not None:
+        entry = self.accept(text)
+        if entry is None:
             return None
         # Used by this build: kept by ``prune``. A read-only campaign folder
         # still builds; it just keeps everything.
         with contextlib.suppress(OSError):
             os.utime(path)
-        return text
+        return entry
 
     def put(self, source: str, rendered: str) -> None:
         """Store atomically, so an interrupted build never leaves half a file.
