@@ -100,12 +100,13 @@ def unsafe(text: str) -> str | None:
         root = parser.close()
     except ET.ParseError as err:
         return f"not well-formed XML ({err})"
-    return _tree_unsafe(list(root.iter()))
+    return _tree_unsafe(root)
 
 
-def _tree_unsafe(elements: list[ET.Element]) -> str | None:
+def _tree_unsafe(root: ET.Element) -> str | None:
     """The checks over the whole tree at once, as set operations where they can be:
     a large genealogy has tens of thousands of elements, checked on every build."""
+    elements = list(root.iter())
     tags = {element.tag for element in elements}
     if not tags <= ELEMENTS:
         return f"the element {min(map(str, tags - ELEMENTS))!r}"
@@ -122,11 +123,10 @@ def _tree_unsafe(elements: list[ET.Element]) -> str | None:
         reason = _style_unsafe(value) if name == "style" else _url_unsafe(value)
         if reason is not None:
             return f"{reason} in the attribute {name!r}"
-    for element in elements:
-        if element.tag == SVG + "style":
-            reason = _style_unsafe("".join(element.itertext()))
-            if reason is not None:
-                return reason
+    for element in root.iter(SVG + "style"):
+        reason = _style_unsafe("".join(element.itertext()))
+        if reason is not None:
+            return reason
     return None
 
 
