@@ -56,3 +56,22 @@ def test_every_threshold_drawn_is_revealed_at_the_end_and_only_then(tmp_path: Pa
     assert after["epidemic_threshold"] == drawn[-1]["threshold"]
     row = store.campaign()
     assert json.loads(row.revealed)["epidemic_thresholds"] == drawn
+
+
+def test_the_site_of_an_ended_campaign_lists_every_threshold_and_none_before(
+        tmp_path: Path) -> None:
+    """The site shows the thresholds once, and only once, the campaign has ended."""
+    root = tmp_path / "demo"
+    run_demo(ruleset="dynasty", turns=20, seed="qa-epidemics-2", out=root, site=None,
+             quiet=True)
+    site = tmp_path / "site"
+    assert CliRunner().invoke(cli, ["build", str(root), "-o", str(site)]).exit_code == 0
+    home = next(site.glob("*/index.html")).read_text()
+    assert "The epidemic thresholds" not in home
+    assert CliRunner().invoke(cli, ["end", str(root)]).exit_code == 0
+    assert CliRunner().invoke(cli, ["build", str(root), "-o", str(site)]).exit_code == 0
+    home = next(site.glob("*/index.html")).read_text()
+    drawn = _export(root)["campaign"]["epidemic_thresholds"]  # type: ignore[index]
+    assert "The epidemic thresholds" in home
+    rows = home.split('id="thresholds"')[1].split("</table>")[0].count("<tr><td")
+    assert rows == len(drawn) >= 2

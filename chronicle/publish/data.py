@@ -390,6 +390,9 @@ class CampaignView:
     epidemic_threshold: int | None
     turn: int
     year: int
+    #: Once ended: every epidemic threshold drawn, as (y, drawn in turn, replaced in
+    #: turn or None), so that players can check each epidemic (RULES.md A5.4).
+    epidemic_thresholds: tuple[tuple[int, int, int | None], ...] = ()
 
 
 @dataclass
@@ -568,12 +571,23 @@ def _lineage(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: li
         epidemic_threshold=final.epidemic_threshold if finished else None,
         turn=final.turn,
         year=final.year,
+        epidemic_thresholds=_thresholds(row),
     )
     people = _people(final, _renounced(_json_list(list(renunciations))))
     return Lineage(campaign=campaign, people=people, houses=_houses(final, people),
                    marriages=[MarriageView(husband=m.husband, wife=m.wife, year=m.year)
                               for m in final.marriages],
                    styles=_styles(final), turn_rows=turn_rows, _final=final)
+
+
+def _thresholds(row: CampaignRow) -> tuple[tuple[int, int, int | None], ...]:
+    """What ``chronicle end`` revealed of the thresholds; nothing before the end."""
+    if row.seed_revealed is None:
+        return ()
+    drawn = json.loads(row.revealed or "{}").get("epidemic_thresholds", [])
+    return tuple((int(d["threshold"]), int(d["drawn_turn"]),
+                  None if d["replaced_turn"] is None else int(d["replaced_turn"]))
+                 for d in drawn)
 
 
 def _assemble(folder: Path, lineage: Lineage, event_rows: Sequence[Any],
