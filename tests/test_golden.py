@@ -4,7 +4,7 @@ DESIGN.md, "Determinism": "Running a turn twice with the same orders gives the
 same store." Each case under ``tests/golden/<case>/`` holds the order files the
 built-in players once wrote, frozen, and what the engine made of them: every
 stored event, public or private, every roll, every rejected line, the private
-reports, and ``chronicle export --format json``; ``tests/golden/site/`` holds the site
+reports, and ``chronicle export --format json``; ``tests/golden/reference-site/`` holds the site
 built from the blood-royale case. A change to any of them fails here with the
 first differing line; ``tests/golden/README.md`` says how to accept one.
 """
@@ -161,7 +161,7 @@ def test_the_reference_site_is_rebuilt_byte_for_byte(tmp_path: Path) -> None:
     produced = site_files(tmp_path / "site")
     del produced[MANIFEST]
     assert any(name.startswith("blood-royale/battles/b-") for name in produced)
-    check_tree(GOLDEN / "site", produced)
+    check_tree(GOLDEN / "reference-site", produced)
 
 
 class OneFaceTurned(SeededDice):
