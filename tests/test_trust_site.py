@@ -154,7 +154,7 @@ def test_script_in_the_published_site_no_drawing_may_carry_script_or_a_foreign_l
 
 def test_script_in_the_published_site_the_site_s_own_drawings_pass() -> None:
     """Genealogies with their links, maps and charts are published as drawn."""
-    drawings = sorted((Path(__file__).parent / "golden" / "site").rglob("*.svg"))
+    drawings = sorted((Path(__file__).parent / "golden" / "reference-site").rglob("*.svg"))
     assert {p.parent.name for p in drawings} >= {"genealogy", "maps", "charts"}
     assert [(p.name, unsafe(p.read_text(encoding="utf-8"))) for p in drawings] == \
         [(p.name, None) for p in drawings]
