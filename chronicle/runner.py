@@ -121,16 +121,16 @@ def adjudicate(campaign: Campaign, *, state: GameState | None = None) -> TurnOut
     with campaign_lock(campaign.root, "adjudicate"):
         if campaign.store_path.exists():
             with _opened(campaign, ruleset) as store:
+                _refuse_if_ended(store)
                 if state is None or state.turn != store.last_turn():
                     state = store.state()
                 outcome = resolve_next(campaign, ruleset, state)
                 # A reports folder leading elsewhere is refused before anything is stored.
                 check_folder_inside(campaign.root, campaign.reports_dir(outcome.turn))
-                store.commit_turn(state, outcome.result, outcome.orders)
+                stored = store.commit_turn(state, outcome.result, outcome.orders)
         else:
-            outcome = _first_turn(campaign, ruleset)
-        _write_reports_of(campaign, ruleset, outcome,
-                          _identity(dump_snapshot(outcome.result.state, living_only=True)))
+            outcome, stored = _first_turn(campaign, ruleset)
+        _write_reports_of(campaign, ruleset, outcome, _identity(stored))
     return outcome
 
 
@@ -193,7 +193,7 @@ def reports(campaign: Campaign, turn: int | None) -> tuple[int, Path]:
         return number, rewrite_reports(campaign, store, ruleset, number)
 
 
-def _first_turn(campaign: Campaign, ruleset: Ruleset) -> TurnOutcome:
+def _first_turn(campaign: Campaign, ruleset: Ruleset) -> tuple[TurnOutcome, bytes]:
     fresh = campaign.root / NEW_STORE
     fresh.unlink(missing_ok=True)  # what a killed first turn left
     try:
@@ -201,7 +201,7 @@ def _first_turn(campaign: Campaign, ruleset: Ruleset) -> TurnOutcome:
         try:
             outcome = resolve_next(campaign, ruleset, state)
             check_folder_inside(campaign.root, campaign.reports_dir(outcome.turn))
-            store.commit_turn(state, outcome.result, outcome.orders)
+            stored = store.commit_turn(state, outcome.result, outcome.orders)
         finally:
             store.engine.dispose()
         _sync(fresh)
@@ -209,7 +209,7 @@ def _first_turn(campaign: Campaign, ruleset: Ruleset) -> TurnOutcome:
         _sync(campaign.root)
     finally:
         fresh.unlink(missing_ok=True)
-    return outcome
+    return outcome, stored
 
 
 def _sync(path: Path) -> None:
@@ -296,6 +296,14 @@ def complete_reports(campaign: Campaign, ruleset: Ruleset, store: Store) -> int 
     return last
 
 
+def _refuse_if_ended(store: Store) -> None:
+    """DESIGN.md: after ``chronicle end``, ``adjudicate`` and ``preview`` refuse (the
+    seed is public: every later die could be computed by every player)."""
+    if store.campaign().seed_revealed is not None:
+        raise CampaignError("the campaign has ended (chronicle end): its seed is public, "
+                            "so no turn can be adjudicated any more")
+
+
 def preview(campaign: Campaign) -> TurnOutcome:
     """Adjudicate into a throw-away copy of the store; the real one is untouched."""
     ruleset = ruleset_of(campaign)
@@ -303,6 +311,7 @@ def preview(campaign: Campaign) -> TurnOutcome:
         if campaign.store_path.exists():
             copy_store(campaign.store_path, Path(tmp) / "preview.sqlite")
             store = Store.open(Path(tmp) / "preview.sqlite", ruleset)
+            _refuse_if_ended(store)
             state = store.state()
         else:
             state = initial_state(campaign, ruleset)

@@ -304,14 +304,16 @@ class Store:
             raise TypeError("a store opened without its ruleset is for reading only")
         return self.ruleset
 
-    def commit_turn(self, previous: GameState, result: TurnResult, orders: TurnOrders) -> None:
+    def commit_turn(self, previous: GameState, result: TurnResult, orders: TurnOrders) -> bytes:
         """Write one adjudicated turn atomically: all of it or none of it.
 
         Everything the turn was resolved from is kept with it (the order
         files, and the folder's file problems for the arbiter's report), so
-        that its reports can be written again from the store alone.
+        that its reports can be written again from the store alone. Returns the
+        turn's snapshot as stored.
         """
         state = result.state
+        snapshot = dump_snapshot(state, living_only=True)
         with Session(self.engine) as session, session.begin():
             if session.get(TurnRow, state.turn) is not None:
                 raise StoreError(f"turn {state.turn} is already in the store")
@@ -323,7 +325,7 @@ class Store:
                     f"the store changed while turn {state.turn} was being resolved (it now "
                     f"ends at turn {last}); nothing was stored: run the command again")
             session.add(TurnRow(number=state.turn, year=state.year_of(state.turn),
-                                snapshot=dump_snapshot(state, living_only=True),
+                                snapshot=snapshot,
                                 orders_digest=orders.digest,
                                 defaulted=json.dumps(result.defaulted),
                                 problems=json.dumps(orders.problems)))
@@ -336,6 +338,7 @@ class Store:
                 session.add(OrderFileRow(turn=state.turn, house=house, text=text,
                                          refused=refused,
                                          file=orders.files.get(house, f"{house}.orders")))
+        return snapshot
 
     def rollback(self, to: int) -> None:
         """Return the store to the end of turn ``to``, in one transaction."""

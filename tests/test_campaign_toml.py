@@ -14,22 +14,15 @@ from typing import Any
 
 import pytest
 import tomli_w
-from click.testing import CliRunner, Result
+from cli_support import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chronicle.cli import cli
 from chronicle.rulesets import descriptor
 from chronicle.scaffold import scaffold
 
 SEED = "toml-fuzz-seed"
 
-
-def run(*args: str | Path) -> Result:
-    result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=True)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"traceback from {args}: {result.exception!r}\n{result.output}")
-    return result
 
 
 def _campaign(root: Path, ruleset: str) -> dict[str, Any]:

@@ -15,21 +15,14 @@ from pathlib import Path
 
 import pytest
 import tomli_w
-from click.testing import CliRunner, Result
+from cli_support import run
 from dynasty_helpers import ROOT, store_dump, two_houses, write_campaign, write_orders
 
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets.dynasty.orders import DYNASTY_GRAMMAR
-from chronicle.cli import cli
 
 SEED = "qa-SECRET-seed-7731"
 
-
-def run(*args: str | Path) -> Result:
-    result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=True)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"traceback from {args}: {result.exception!r}\n{result.output}")
-    return result
 
 
 @pytest.fixture

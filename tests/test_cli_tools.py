@@ -10,19 +10,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from click.testing import CliRunner, Result
+from cli_support import run
 
-from chronicle.cli import cli
 from chronicle.demo import run_demo
 
 SEED = "tools-SECRET-seed-4410"
 
-
-def run(*args: str | Path) -> Result:
-    result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=True)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"traceback from {args}: {result.exception!r}\n{result.output}")
-    return result
 
 
 def _campaign(tmp_path: Path, ruleset: str = "dynasty") -> Path:

@@ -75,3 +75,17 @@ def test_the_site_of_an_ended_campaign_lists_every_threshold_and_none_before(
     assert "The epidemic thresholds" in home
     rows = home.split('id="thresholds"')[1].split("</table>")[0].count("<tr><td")
     assert rows == len(drawn) >= 2
+
+
+def test_after_the_end_adjudicate_and_preview_refuse(tmp_path: Path) -> None:
+    """DESIGN.md: `chronicle end` reveals the seed; "from then on `adjudicate`,
+    `preview` and `mail import` refuse with exit 1"."""
+    root = tmp_path / "demo"
+    run_demo(ruleset="dynasty", turns=2, seed="ended", out=root, site=None, quiet=True)
+    (root / "orders" / "turn-003").mkdir()
+    assert CliRunner().invoke(cli, ["end", str(root)]).exit_code == 0
+    for command in ("adjudicate", "preview"):
+        result = CliRunner().invoke(cli, [command, str(root)])
+        assert result.exit_code == 1, result.output
+        assert "the campaign has ended (chronicle end)" in result.output
+    assert Store.open(root / "chronicle.sqlite").last_turn() == 2

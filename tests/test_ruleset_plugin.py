@@ -15,19 +15,12 @@ from pathlib import Path
 
 import coin_ruleset
 import pytest
-from click.testing import CliRunner, Result
+from cli_support import run
 
 from chronicle import rulesets
-from chronicle.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
-
-def run(*args: str | Path) -> Result:
-    result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=True)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"traceback from {args}: {result.exception!r}\n{result.output}")
-    return result
 
 
 @pytest.fixture

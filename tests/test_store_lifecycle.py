@@ -19,13 +19,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from cli_support import run
 from dynasty_helpers import ROOT, play_turns, store_dump, two_houses, write_campaign, write_orders
 
 import chronicle.reports as reports_module
 from chronicle import runner
 from chronicle.campaign import load_campaign
-from chronicle.cli import cli
 from chronicle.players.dynasty import dynasty_order_file
 from chronicle.store import Store, StoreError
 
@@ -70,12 +69,6 @@ target.{name} = then_die
 runner.adjudicate(load_campaign(Path(sys.argv[1])))
 """
 
-
-def run(*args: str | Path) -> Result:
-    result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=True)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"traceback from {args}: {result.exception!r}\n{result.output}")
-    return result
 
 
 def _campaign(tmp_path: Path, turns: int) -> Path:

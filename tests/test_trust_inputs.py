@@ -12,19 +12,12 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from cli_support import run
 
-from chronicle.cli import cli
 from chronicle.demo import run_demo
 
 SEED = "trust-SECRET-SEED-0c41"
 
-
-def run(*args: str | Path) -> Result:
-    result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=True)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"traceback from {args}: {result.exception!r}\n{result.output}")
-    return result
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from cli_support import run
 from dynasty_helpers import (
     build,
     context,
@@ -29,17 +29,10 @@ from adjudicator.events import Notice
 from adjudicator.rulesets.dynasty.births import run_births
 from chronicle import runner
 from chronicle.campaign import load_campaign
-from chronicle.cli import cli
 
 INVISIBLE = ("\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
              "\u2060\u00ad\ufeff\u3164\u034f\ufe0f")
 
-
-def run(*args: str | Path) -> Result:
-    result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=True)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"traceback from {args}: {result.exception!r}\n{result.output}")
-    return result
 
 
 def families(*extra: dict[str, Any]) -> dict[str, Any]:

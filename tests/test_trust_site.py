@@ -13,9 +13,8 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from cli_support import run
 
-from chronicle.cli import cli
 from chronicle.demo import play_turns, run_demo
 from chronicle.publish import build as build_module
 from chronicle.publish.data import load_campaign
@@ -26,12 +25,6 @@ from chronicle.scaffold import scaffold
 
 SEED = "site-trust-seed"
 
-
-def run(*args: str | Path) -> Result:
-    result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=True)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"traceback from {args}: {result.exception!r}\n{result.output}")
-    return result
 
 
 @pytest.fixture
