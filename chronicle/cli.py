@@ -7,7 +7,6 @@ message, never a traceback.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Sequence
 from functools import wraps
@@ -15,14 +14,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-from sqlalchemy.exc import OperationalError
 
-from chronicle.campaign import STORE_FILE, CampaignError, load_campaign, write_inside
-from chronicle.lock import CampaignBusy
-from chronicle.players import PERSONALITIES
-from chronicle.publish.errors import PublishError
+# Only the registry at the top: ``chronicle --version`` and ``--help`` must
+# start at once. Every command imports what it uses, inside its function, so
+# none pays for the store's database library or the site generator unless it
+# needs them (tests/test_cli_imports.py checks which modules each one loads).
+from chronicle import __version__
 from chronicle.rulesets import DEFAULT, all_worlds, descriptor, ruleset_ids
-from chronicle.store import StoreError, store_failure
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,28 +32,49 @@ def refusals(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except (CampaignError, CampaignBusy, StoreError, PublishError) as err:
-            click.echo(f"error: {err}", err=True)
-            sys.exit(1)
-        except OperationalError as err:
-            # What was being written is rolled back by SQLite; say why in a line.
-            why = store_failure(err)
-            if why is None:
+        except Exception as err:
+            message = refusal(err)
+            if message is None:
                 raise
-            click.echo(f"error: {STORE_FILE}: {why}", err=True)
-            sys.exit(1)
-        except OSError as err:
-            # A full disk, a file too large, a read-only folder: the machine's
-            # refusal, not a bug. Each writer leaves what it replaces whole.
-            where = f"{err.filename}: " if err.filename else ""
-            click.echo(f"error: {where}{err.strerror or err}", err=True)
-            sys.exit(1)
-        except OverflowError:
-            click.echo("error: a number grew too large to be stored (a treasury or a year "
-                       "beyond any real campaign?); nothing was stored", err=True)
+            click.echo(f"error: {message}", err=True)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
+
+
+def refusal(err: Exception) -> str | None:
+    """The one-line message for an error that is the input's fault or the machine's.
+
+    None for anything else (a bug, which keeps its traceback). The error
+    classes are imported here, on the way out, so that no command's start
+    pays for the modules that define them.
+    """
+    from chronicle.campaign import STORE_FILE, CampaignError
+    from chronicle.lock import CampaignBusy
+    from chronicle.publish.errors import PublishError
+
+    if isinstance(err, CampaignError | CampaignBusy | PublishError):
+        return str(err)
+    if "sqlalchemy" in sys.modules:  # else no store was opened, and none failed
+        from sqlalchemy.exc import OperationalError
+
+        from chronicle.store import StoreError, store_failure
+
+        if isinstance(err, StoreError):
+            return str(err)
+        # What was being written is rolled back by SQLite; say why in a line.
+        why = store_failure(err) if isinstance(err, OperationalError) else None
+        if why is not None:
+            return f"{STORE_FILE}: {why}"
+    if isinstance(err, OSError):
+        # A full disk, a file too large, a read-only folder: the machine's
+        # refusal, not a bug. Each writer leaves what it replaces whole.
+        where = f"{err.filename}: " if err.filename else ""
+        return f"{where}{err.strerror or err}"
+    if isinstance(err, OverflowError):
+        return ("a number grew too large to be stored (a treasury or a year beyond any "
+                "real campaign?); nothing was stored")
+    return None
 
 
 CAMPAIGN = click.argument("campaign", type=click.Path(file_okay=False, path_type=Path))
@@ -85,12 +104,18 @@ def _simulated() -> tuple[str, ...]:
     return tuple(r for r in ruleset_ids() if descriptor(r).simulates)
 
 
+def _personalities() -> tuple[str, ...]:
+    from chronicle.players import PERSONALITIES
+
+    return PERSONALITIES
+
+
 RULESET = Registered(ruleset_ids)
 WORLD = Registered(all_worlds)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="chronicle")
+@click.version_option(version=__version__, prog_name="chronicle")
 def cli() -> None:
     """Adjudicate and publish play-by-email dynasty games."""
 
@@ -120,6 +145,7 @@ def new(directory: Path, ruleset: str, world: str | None, title: str | None,
 def check(campaign: Path) -> None:
     """Parse and validate the next turn's orders; adjudicate nothing."""
     from chronicle import runner
+    from chronicle.campaign import load_campaign
 
     camp = load_campaign(campaign)
     _recover(camp)
@@ -170,6 +196,7 @@ def _summary(outcome: Any) -> None:
 def adjudicate(campaign: Path) -> None:
     """Adjudicate the next turn, write the store and the private reports."""
     from chronicle import runner
+    from chronicle.campaign import load_campaign
 
     camp = load_campaign(campaign)
     outcome = runner.adjudicate(camp)
@@ -183,6 +210,7 @@ def adjudicate(campaign: Path) -> None:
 def preview(campaign: Path) -> None:
     """Adjudicate into a throw-away copy and show what would happen."""
     from chronicle import runner
+    from chronicle.campaign import load_campaign
 
     camp = load_campaign(campaign)
     _recover(camp)
@@ -199,6 +227,7 @@ def preview(campaign: Path) -> None:
 def rollback(campaign: Path, to: int) -> None:
     """Return the store to the end of turn N."""
     from chronicle import runner
+    from chronicle.campaign import load_campaign
 
     last = runner.rollback(load_campaign(campaign), to)
     click.echo(f"The store is back at the end of turn {to} (turns {to + 1}-{last} removed).")
@@ -212,7 +241,10 @@ def rollback(campaign: Path, to: int) -> None:
 @refusals
 def export(campaign: Path, fmt: str, output: Path | None) -> None:
     """Machine-readable exports of the last adjudicated turn."""
+    import json
+
     from chronicle import runner
+    from chronicle.campaign import load_campaign
     from chronicle.export import export_gedcom, export_json
 
     camp = load_campaign(campaign)
@@ -237,13 +269,14 @@ def export(campaign: Path, fmt: str, output: Path | None) -> None:
 @CAMPAIGN
 @click.option("--auto", "auto", multiple=True, metavar="HOUSE",
               help="Let a built-in player write HOUSE's orders for the next turn.")
-@click.option("--personality", type=click.Choice(PERSONALITIES),
+@click.option("--personality", type=Registered(lambda: _personalities()),
               default="cautious", show_default=True)
 @click.option("--force", is_flag=True, help="Overwrite an existing order file with --auto.")
 @refusals
 def template(campaign: Path, auto: tuple[str, ...], personality: str, force: bool) -> None:
     """Write next turn's order templates per house (templates/turn-NNN/)."""
     from chronicle import runner
+    from chronicle.campaign import CampaignError, load_campaign, write_inside
     from chronicle.players import write_auto_orders
 
     camp = load_campaign(campaign)
@@ -273,6 +306,7 @@ def template(campaign: Path, auto: tuple[str, ...], personality: str, force: boo
 @refusals
 def build(campaigns: tuple[Path, ...], output: Path, base_url: str) -> None:
     """Publish the static site; several campaigns form one archive."""
+    from chronicle.campaign import load_campaign
     from chronicle.publish import build_site
 
     for folder in campaigns:
@@ -290,6 +324,7 @@ def build(campaigns: tuple[Path, ...], output: Path, base_url: str) -> None:
 def reports(campaign: Path, turn: int | None) -> None:
     """Write a turn's private reports again, from the store."""
     from chronicle import runner
+    from chronicle.campaign import load_campaign
 
     number, folder = runner.reports(load_campaign(campaign), turn)
     click.echo(f"The reports of turn {number} are written again in {folder}/")
@@ -301,6 +336,7 @@ def reports(campaign: Path, turn: int | None) -> None:
 def end(campaign: Path) -> None:
     """End a campaign: reveal the seed in the store, for the archive."""
     from chronicle import runner
+    from chronicle.campaign import load_campaign
 
     runner.end(load_campaign(campaign))
     click.echo("The seed is revealed; the next build publishes it and the epidemic thresholds.")

@@ -205,8 +205,10 @@ def test_genealogy_large_dynasty_split_into_titled_parts() -> None:
     parts = plan_parts(people, marriages, HOUSES, max_members=60)
     england = [p for p in parts if p.dynasty == "england"]
     assert len(england) > 1
+    # Issue 15: "diagrams named after their root person", so a split that
+    # moves renames no other part.
     assert [p.filename for p in england] == [
-        "england.svg", *(f"england-{i}.svg" for i in range(2, len(england) + 1))
+        "england.svg", *(f"england--{p.root.lower()}.svg" for p in england[1:] if p.root)
     ]
     assert england[0].root is None and england[0].title == "England"
     assert all(p.root is not None and p.title.startswith("England: ") for p in england[1:])
@@ -215,6 +217,19 @@ def test_genealogy_large_dynasty_split_into_titled_parts() -> None:
     assert drawn == {p.id for p in people if p.dynasty == "england"}
     one_piece = plan_parts(people, marriages, HOUSES, max_members=1000)
     assert [p.filename for p in one_piece] == ["england.svg"]
+
+
+def test_genealogy_parts_keep_their_names_when_the_dynasty_grows() -> None:
+    """Issue 15: "diagrams named after their root person": a part's file is
+    named by the person it starts from, so the parts of a dynasty that grows
+    a generation keep the names they had."""
+    people, marriages = large_dynasty(130)
+    before = {p.root: p.filename for p in plan_parts(people, marriages, HOUSES, max_members=60)}
+    grown, grown_marriages = large_dynasty(190)
+    after = {p.root: p.filename for p in plan_parts(grown, grown_marriages, HOUSES, max_members=60)}
+    kept = before.keys() & after.keys()
+    assert len(kept) > 1
+    assert all(before[root] == after[root] for root in kept)
 
 
 def test_genealogy_split_parts_link_to_their_branches() -> None:

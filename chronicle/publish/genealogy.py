@@ -363,8 +363,14 @@ def _plan(family: _Family, houses: Mapping[str, HouseLike], max_members: int) ->
         groups = [(None, members)] if len(members) <= max_members else _split(
             family, members, roots, max_members
         )
-        for index, (root, group) in enumerate(groups, start=1):
-            filename = f"{base}.svg" if index == 1 else f"{base}-{index}.svg"
+        for root, group in groups:
+            # Named after the branch's root, not its place in the list: a
+            # split that moves leaves every other part's name (and page) alone.
+            stem = base if root is None else f"{base}--{slug(root)}"
+            while stem in used and root is not None:
+                stem += "-x"
+            used.add(stem)
+            filename = f"{stem}.svg"
             title = house_name
             if root is not None:
                 person = family.people[root]

@@ -15,7 +15,8 @@ import jinja2.sandbox
 
 from chronicle.publish.data import slugify
 from chronicle.publish.errors import PublishError
-from chronicle.publish.i18n import ConstantGettext, markup_gettext, translations
+from chronicle.publish.i18n import translations
+from chronicle.publish.template_gettext import ConstantGettext, markup_gettext
 from chronicle.resources import themes_dir
 
 BASE_THEME = "default"

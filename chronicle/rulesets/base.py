@@ -15,11 +15,13 @@ from __future__ import annotations
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from adjudicator.dice import Roll
-from adjudicator.rulesets.base import Ruleset
-from adjudicator.state import GameState
+if TYPE_CHECKING:
+    from adjudicator.dice import Roll
+    from adjudicator.rulesets.base import Ruleset
+    from adjudicator.state import GameState
+
 
 #: A public event as the export sees it: (turn, kind, payload).
 Triple = tuple[int, str, dict[str, Any]]
@@ -89,6 +91,8 @@ class Descriptor(ABC):
 
     def engine_type(self) -> type[Ruleset]:
         """The engine's ruleset class (its declarations need no rules tables)."""
+        from adjudicator.rulesets.base import Ruleset
+
         cls = load_object(self.engine_class)
         if not (isinstance(cls, type) and issubclass(cls, Ruleset)):
             raise TypeError(f"{self.engine_class} is not a Ruleset")

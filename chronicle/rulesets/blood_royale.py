@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from adjudicator.state import GameState
 from chronicle.resources import ruleset_table, rulesets_dir
 from chronicle.rulesets.base import Triple
 from chronicle.rulesets.dynastic import DynasticDescriptor
+
+if TYPE_CHECKING:
+    from adjudicator.state import GameState
 
 #: The shared tables of every world (the world's map and houses come from its pack).
 _SHARED = "blood-royale"

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from adjudicator.dice import Roll
-from adjudicator.state import GameState
 from chronicle.escape import md_escape
 from chronicle.resources import ruleset_table
 from chronicle.rulesets.base import Calendar, Descriptor, Years
+
+if TYPE_CHECKING:
+    from adjudicator.dice import Roll
+    from adjudicator.state import GameState
 
 
 class DynasticDescriptor(Descriptor):

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from adjudicator.state import GameState
 from chronicle.rulesets.dynastic import DynasticDescriptor
+
+if TYPE_CHECKING:
+    from adjudicator.state import GameState
 
 #: The example houses of a new campaign: id, letter, name, king, queen.
 EXAMPLE_HOUSES: tuple[tuple[str, str, str, str, str], ...] = (

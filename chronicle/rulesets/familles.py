@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from adjudicator.state import GameState
 from chronicle.resources import ruleset_table
 from chronicle.rulesets.base import Calendar, Descriptor, Moves, Triple
+
+if TYPE_CHECKING:
+    from adjudicator.state import GameState
 
 #: The seats of a new game.
 PLAYERS = ("alice", "bob", "carol", "dmitri")

@@ -1,0 +1,69 @@
+"""Issue 15: "Lazy imports: each command imports only what it uses."
+
+Each command runs in a new interpreter, as the arbiter types it, and the test
+reads back which modules it loaded. The start-up commands must load neither
+the database library nor the site generator; the commands of the turn load
+the store but not the site generator; only ``build`` loads that.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chronicle.scaffold import scaffold
+
+# Run as ``chronicle ARGS`` would be, then print the loaded modules.
+PROBE = """
+import json, sys
+from chronicle.cli import cli
+try:
+    cli(sys.argv[1:], prog_name="chronicle")
+except SystemExit:
+    pass
+print("\\nMODULES " + json.dumps(sorted(sys.modules)))
+"""
+
+STORE = ("sqlalchemy", "sqlmodel")
+SITE = ("jinja2", "markdown", "pygraphviz", "nh3", "pygal", "chronicle.publish.build")
+ENGINE = ("adjudicator.rulesets.base",)
+
+
+def loaded(*args: str | Path, cwd: Path | None = None) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, *map(str, args)], capture_output=True,
+                          text=True, check=True, cwd=cwd)
+    line = done.stdout.rsplit("MODULES ", 1)[1]
+    return set(json.loads(line))
+
+
+def none_of(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["build", "--help"]])
+def test_start_up_loads_no_store_no_site_no_engine(args: list[str]) -> None:
+    modules = loaded(*args)
+    assert none_of(modules, STORE + SITE + ENGINE) == []
+
+
+def test_the_turn_commands_load_the_store_but_not_the_site(tmp_path: Path) -> None:
+    campaign = tmp_path / "c"
+    scaffold(campaign, "blood-royale", seed="imports")
+    assert none_of(loaded("check", campaign), SITE) == []
+    modules = loaded("adjudicate", campaign)
+    assert none_of(modules, SITE) == []
+    assert "sqlalchemy" in modules  # it did store the turn: the probe sees real work
+    assert (campaign / "chronicle.sqlite").is_file()
+
+
+def test_build_loads_the_site_generator(tmp_path: Path) -> None:
+    """The check can fail: the same probe sees the generator when it is used."""
+    campaign = tmp_path / "c"
+    scaffold(campaign, "blood-royale", seed="imports")
+    loaded("adjudicate", campaign)
+    modules = loaded("build", campaign, "-o", tmp_path / "site")
+    assert "jinja2" in modules and (tmp_path / "site" / "index.html").is_file()
