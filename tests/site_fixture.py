@@ -233,3 +233,14 @@ def unsafe_markup(name: str, text: str) -> list[str]:
     found += [f"{name}: handler {h}" for h in page.handlers]
     found += [f"{name}: url {u}" for u in page.bad_urls]
     return found
+
+
+def no_child_processes() -> bool:
+    """True if this process has no child left, running or unreaped."""
+    import os
+
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False

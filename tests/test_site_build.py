@@ -477,7 +477,7 @@ def test_the_fingerprint_is_taken_while_the_store_is_held_still(
 def test_a_load_that_fails_stops_the_early_layouts(campaign: Path, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """A build that fails after the genealogies started leaves no worker behind."""
-    import multiprocessing
+    from site_fixture import no_child_processes
 
     from chronicle.publish import genealogy
 
@@ -488,5 +488,4 @@ def test_a_load_that_fails_stops_the_early_layouts(campaign: Path, tmp_path: Pat
     (copy / "commentary" / "turn-002.md").write_bytes(b"caf\xe9")
     with pytest.raises(PublishError, match=r"turn-002\.md"):
         build_site([copy], tmp_path / "site")
-    assert multiprocessing.active_children() == []
-    assert genealogy._DRAWING is None
+    assert no_child_processes()

@@ -11,13 +11,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from site_fixture import build_fixture, site_files
+from site_fixture import build_fixture, no_child_processes, site_files
 
-from chronicle.publish import build_site, genealogy, parallel
+from chronicle.publish import build_site, executor, genealogy, parallel
 from chronicle.publish.data import HouseStyle
 from chronicle.publish.genealogy import TreeMarriage, TreePerson, render_genealogies
 
-pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="needs fork and two cores")
+pytestmark = pytest.mark.skipif(not executor.can_fork(), reason="needs fork and two cores")
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +70,6 @@ def test_a_page_changed_in_the_helper_process_is_reported(
 
 def test_a_page_that_fails_leaves_no_helper_behind(campaign: Path, tmp_path: Path) -> None:
     """An error in the parent's pages is raised once the helper process is gone."""
-    import multiprocessing
-
     from chronicle.publish.build import prepare
     from chronicle.publish.data import load_campaign
     from chronicle.publish.writer import Writer
@@ -82,8 +80,8 @@ def test_a_page_that_fails_leaves_no_helper_behind(campaign: Path, tmp_path: Pat
     ctx = prepare(load_campaign(campaign))
     with pytest.raises(RuntimeError, match="a builder failed"):
         parallel.run_builders(ctx, [failing], Writer(tmp_path / "site"), min_pages=0)
-    assert multiprocessing.active_children() == []
-    assert parallel._JOB is None and ctx.shard is None
+    assert no_child_processes()
+    assert ctx.shard is None
 
 
 def _dynasty(generations: int) -> tuple[list[TreePerson], list[TreeMarriage]]:
@@ -120,3 +118,63 @@ def test_genealogies_laid_out_on_every_core_match_one_process(
                               max_members=20)
     assert len(one.parts) > 2
     assert many.parts == one.parts and many.svgs == one.svgs
+
+
+def test_issue_15_no_fork_while_threads_run(campaign: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 15: "No fork while threads run." Every fork of a build that shares
+    its pages and its layouts happens while the build is the only thread."""
+    import os
+    import threading
+
+    real_fork = os.fork
+    seen: list[int] = []
+
+    def watched_fork() -> int:
+        seen.append(threading.active_count())
+        return real_fork()
+
+    monkeypatch.setattr(os, "fork", watched_fork)
+    monkeypatch.setattr(genealogy, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(parallel, "MIN_PAGES", 0)
+    copy = tmp_path / "fixture-wars"
+    shutil.copytree(campaign, copy, ignore=lambda folder, _names: (
+        [".cache"] if Path(folder) == campaign else []))
+    build_site([copy], tmp_path / "site")
+    # The genealogies' children, one per core, then the pages' helper.
+    assert len(seen) == (os.cpu_count() or 1) + 1
+    assert set(seen) == {1}
+    assert no_child_processes()
+
+
+def test_a_job_never_forks_beside_a_thread() -> None:
+    """Issue 15: with another thread running, a job runs in this process instead."""
+    import threading
+
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        job = executor.start(lambda: 6 * 7)
+        assert not job.forked and job.result() == 42
+    finally:
+        release.set()
+        other.join()
+    forked = executor.start(lambda: 6 * 7)
+    assert forked.forked and forked.result() == 42
+
+
+def test_a_forked_job_s_error_reaches_the_parent_and_serial_runs_here() -> None:
+    def fails() -> int:
+        raise ValueError("from the child")
+
+    job = executor.start(fails)
+    assert job.forked
+    with pytest.raises(ValueError, match="from the child"):
+        job.result()
+    with executor.serial():
+        here = executor.start(fails)
+    assert not here.forked
+    with pytest.raises(ValueError, match="from the child"):
+        here.result()
+    assert no_child_processes()

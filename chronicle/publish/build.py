@@ -40,7 +40,14 @@ from chronicle.publish.drawings import prune_caches
 from chronicle.publish.errors import PublishError
 from chronicle.publish.feeds import build_feed, build_search_index, build_sitemap
 from chronicle.publish.genealogy import PendingGenealogies
-from chronicle.publish.pages import SiteContext, build_svgs, make_context
+from chronicle.publish.pages import (
+    SiteContext,
+    Write,
+    build_svgs,
+    campaign_print,
+    claim,
+    make_context,
+)
 from chronicle.publish.parallel import run_builders
 from chronicle.publish.plugin import plugin_for, plugin_of
 from chronicle.publish.themes import BASE_THEME, environment, static_files, theme_chain
@@ -105,6 +112,22 @@ def _files_under(folder: Path, patterns: Iterable[str]) -> list[Path]:
     return sorted({p for pat in patterns for p in folder.rglob(pat) if p.is_file()})
 
 
+def code_print(chain: list[Path], base_url: str) -> str:
+    """The hash of what every page is made with: the theme layers, this
+    package's code and catalogues, and the base URL (not the campaign)."""
+    digest = hashlib.sha256(base_url.encode())
+    inputs: list[tuple[int, Path, Path]] = []
+    for index, layer in enumerate(chain, start=1):
+        inputs += [(index, layer, p) for p in _files_under(layer, ["*"])]
+    inputs += [(-1, PACKAGE, p) for p in _files_under(PACKAGE, ["*.py", "*.po"])]
+    for index, root, path in inputs:
+        if path.is_file():
+            for piece in (f"{index}:{path.relative_to(root).as_posix()}".encode(), b"\0",
+                          path.read_bytes(), b"\0"):
+                digest.update(piece)
+    return digest.hexdigest()
+
+
 def fingerprint(folder: Path, chain: list[Path], base_url: str) -> str:
     """The hash of everything a campaign's pages are made from.
 
@@ -148,10 +171,18 @@ def build_campaign(ctx: SiteContext, writer: Writer, base_url: str = "") -> Call
     builders = (*(b for b in pages if b is not build_svgs), build_feed, build_search_index,
                 build_svgs)
     ctx.base_url = base_url
+    # The static files too are a builder's: nothing is written before the
+    # pages' helper process forks (no writing thread may run then).
+    return run_builders(ctx, (build_static, *builders), writer)
+
+
+def build_static(ctx: SiteContext, write: Write) -> None:
+    """The theme's static files, each under the campaign's ``static/``."""
     for rel, path in static_files(theme_chain(Path(ctx.data.campaign.folder),
                                               ctx.data.campaign.theme)).items():
-        writer.write(f"{ctx.prefix}static/{rel}", path.read_bytes())
-    return run_builders(ctx, builders, writer)
+        mine = claim(ctx, write, f"static/{rel}")
+        if mine is not None:
+            mine(f"{ctx.prefix}static/{rel}", path.read_bytes())
 
 
 def _campaign(folder: Path, writer: Writer, base_url: str) -> tuple[CampaignSummary, list[Path],
@@ -233,6 +264,8 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
         summary = summaries[slugs.index(summary.slug)] = summary_of(ctx.data.campaign)
         say(f"{summary.slug}: writing")
         writer.begin_group(summary.slug, print_, _facts(summary))
+        ctx.site_print = campaign_print(ctx, code_print(chain, base_url))
+        ctx.keep, ctx.prints = writer.keep_page, writer.page_prints
         try:
             wait = build_campaign(ctx, writer, base_url)
         finally:

@@ -21,7 +21,6 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -484,12 +483,13 @@ def load_campaign(folder: Path, *,
     ``on_lineage`` (optional) is called with the people and houses as soon
     as they are known, before the events are read; everything is read in
     one transaction, so both parts come from the same state of the store.
-    ``alongside`` (optional) runs in a thread meanwhile, and is waited for
-    before the transaction ends: the store file it sees is the state read
-    (no turn can be committed until then). ``table`` (optional) reads the
+    ``alongside`` (optional) is called inside the transaction, once the
+    genealogies are set going: the store file it sees is the state read (no
+    turn can be committed until the transaction ends). Not in a thread: the
+    genealogies fork, and no thread may run then (``executor``). ``table`` (optional) reads the
     ruleset's own public view of every turn's state and of the last.
     """
-    with store_session(folder) as (session, row), _running(alongside):
+    with store_session(folder) as (session, row):
         turn_rows = list(session.exec(select(TurnRow).order_by(col(TurnRow.number))))
         archived = list(session.exec(select(ArchiveRow.data)))
         renunciations = _plain_rows(session, (
@@ -500,6 +500,8 @@ def load_campaign(folder: Path, *,
                            [payload for (payload,) in renunciations])
         if on_lineage is not None:
             on_lineage(lineage)
+        if alongside is not None:
+            alongside()
         # Plain rows of the columns used, not ORM objects: a long campaign
         # has tens of thousands of events and rolls, and building a
         # model object per row took longer than all the rest of the load.
@@ -516,18 +518,6 @@ def load_campaign(folder: Path, *,
             .where(RollRow.secret == False)  # noqa: E712
             .order_by(col(RollRow.turn), col(RollRow.seq), col(RollRow.id))))
         return _assemble(folder, lineage, events, rolls, table)
-
-
-@contextmanager
-def _running(job: Callable[[], None] | None) -> Iterator[None]:
-    """``job`` in a thread for the time of the ``with`` block; its error is raised."""
-    if job is None:
-        yield
-        return
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="alongside") as pool:
-        done = pool.submit(job)
-        yield  # an error here is raised once the job is over, instead of the job's
-    done.result()
 
 
 def _plain_rows(session: Session, statement: Any) -> list[tuple[Any, ...]]:

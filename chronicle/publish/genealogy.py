@@ -41,17 +41,16 @@ from __future__ import annotations
 
 import functools
 import html
-import multiprocessing
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 import pygraphviz  # type: ignore[import-untyped]
 
+from chronicle.publish import executor
 from chronicle.publish.cache import RenderCache, Renderer, render_cached
 from chronicle.publish.dot_engine import engine
 
@@ -623,8 +622,8 @@ def render_genealogies(
 class _Drawing:
     """Everything needed to write any part's DOT and lay it out.
 
-    A forked worker finds it in its copy of this module (``_DRAWING``), so
-    nothing is pickled but part numbers on the way in and SVG on the way out.
+    A forked child (``executor.start``) has it in its copy of the memory, so
+    nothing is pickled but the SVG on the way out.
     """
 
     parts: tuple[DiagramPart, ...]
@@ -642,15 +641,8 @@ class _Drawing:
                    self.continued[part.dynasty], self.nodes)
         return render_cached(dot, self.render, self.cache)
 
-
-_DRAWING: _Drawing | None = None
-
-
-def _draw(indices: list[int]) -> list[str]:
-    """In a worker: the SVG of these parts."""
-    if _DRAWING is None:  # pragma: no cover - only reachable if forked without a job
-        raise RuntimeError("no genealogies to draw")
-    return [_DRAWING.svg(i) for i in indices]
+    def svgs(self, indices: range) -> list[str]:
+        return [self.svg(i) for i in indices]
 
 
 class PendingGenealogies:
@@ -658,57 +650,42 @@ class PendingGenealogies:
 
     The plan (``parts``: files and members) is known at once, so the pages
     that link to the diagrams can be written while Graphviz works. Parts are
-    independent, so with enough of them each core's worker writes the DOT of
-    its share, reads it from the cache or lays it out; each SVG depends on
-    its DOT alone, so the result is the same whichever process drew it, in
-    the plan's order.
+    independent, so with enough of them one child process per core writes
+    the DOT of its share, reads it from the cache or lays it out; each SVG
+    depends on its DOT alone, so the result is the same whichever process
+    drew it, in the plan's order.
     """
 
     def __init__(self, drawing: _Drawing) -> None:
-        global _DRAWING
         self.parts = drawing.parts
-        self._drawing = drawing
-        self._svgs: list[str | None] = [None] * len(self.parts)
-        self._pool: ProcessPoolExecutor | None = None
-        self._futures: list[tuple[list[int], Future[list[str]]]] = []
+        count = len(self.parts)
+        worth = drawing.render is render_svg and count >= PARALLEL_FROM
         cores = os.cpu_count() or 1
-        if (drawing.render is render_svg and cores > 1 and len(self.parts) >= PARALLEL_FROM
-                and "fork" in multiprocessing.get_all_start_methods()):
-            size = max(1, min(CHUNK, len(self.parts) // (4 * cores)))
-            # Set before the pool forks its workers (at the first submit).
-            _DRAWING = drawing
-            self._pool = ProcessPoolExecutor(max_workers=cores,
-                                             mp_context=multiprocessing.get_context("fork"))
-            for first in range(0, len(self.parts), size):
-                chunk = list(range(first, min(first + size, len(self.parts))))
-                self._futures.append((chunk, self._pool.submit(_draw, chunk)))
-        else:
-            self._svgs = [drawing.svg(i) for i in range(len(self.parts))]
+        shares = [range(k, count, cores) for k in range(cores)] if worth else [range(count)]
+        self._shares = shares
+        self._jobs: list[executor.Job[list[str]]] = [
+            executor.start(functools.partial(drawing.svgs, share), worth_forking=worth)
+            for share in shares]
 
     def cancel(self) -> None:
-        """Stop the layouts not yet started, as when the build fails before using them."""
-        global _DRAWING
-        self._futures = []
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
-        if _DRAWING is self._drawing:
-            _DRAWING = None
+        """Stop the layouts still running, as when the build fails before using them."""
+        for job in self._jobs:
+            job.cancel()
+        self._jobs = []
 
     def result(self) -> Genealogies:
+        svgs: list[str | None] = [None] * len(self.parts)
         try:
-            for chunk, future in self._futures:
-                for index, svg in zip(chunk, future.result(), strict=True):
-                    self._svgs[index] = svg
+            for share, job in zip(self._shares, self._jobs, strict=True):
+                for index, svg in zip(share, job.result(), strict=True):
+                    svgs[index] = svg
         finally:
             self.cancel()
-        svgs = {part.filename: svg for part, svg in zip(self.parts, self._svgs, strict=True)
-                if svg is not None}
-        return Genealogies(self.parts, svgs)
+        return Genealogies(self.parts, {part.filename: svg for part, svg
+                                        in zip(self.parts, svgs, strict=True) if svg is not None})
 
 
 PARALLEL_FROM = 8  # fewer diagrams than this are quicker than starting processes
-CHUNK = 8
 
 
 def start_genealogies(

@@ -26,6 +26,7 @@ page works from any folder and from ``file://``.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import zlib
 from bisect import bisect_left
@@ -45,7 +46,7 @@ from chronicle.publish.i18n import translations
 from chronicle.publish.svgsafe import checked
 from chronicle.publish.themes import environment, theme_chain
 
-Write = Callable[[str, str], None]
+Write = Callable[[str, str | bytes], None]
 CAPTIVITY = frozenset({"capture", "capture-escaped", "prisoner-kept", "prisoner-released"})
 
 ALLOWED_TAGS = {"a", "abbr", "b", "blockquote", "br", "code", "em", "h2", "h3", "h4", "h5",
@@ -100,6 +101,17 @@ class SiteContext:
     owners: dict[str, int] = field(default_factory=dict)
     elsewhere: Callable[[str], None] | None = None
     page_write: Write | None = None
+    # Page fingerprints (``page_print``): ``site_print`` is of what every page
+    # is made from (code, theme, words, campaign-wide values); ``keep`` asks
+    # the writer to keep a page whose print is the last build's; ``prints``
+    # collects this build's, for the next.
+    site_print: str = ""
+    keep: Callable[[str, str], bool] | None = None
+    prints: dict[str, str] = field(default_factory=dict)
+    _named: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    _told_digests: dict[int, str] = field(default_factory=dict)
+    _turns: dict[int, TurnView] = field(default_factory=dict)
+    _event_texts: dict[int, str] = field(default_factory=dict)
 
     def _(self, text: str) -> str:
         return self.narrator._(text)
@@ -187,6 +199,123 @@ def claim(ctx: SiteContext, write: Write, rel: str) -> Write | None:
     if elsewhere(ctx, rel):
         return None
     return ctx.page_write or write
+
+
+def campaign_print(ctx: SiteContext, code: str) -> str:
+    """``site_print``: ``code`` (generator, theme, catalogues, base URL) and the
+    campaign-wide values the shared parts of every page show (``campaign_wide``),
+    but not the turn reached, which only the pages that say it show."""
+    campaign = ctx.data.campaign
+    shared = (code, campaign.slug, campaign.title, campaign.language, campaign.theme,
+              campaign.seed_commitment, campaign.seed_revealed, ctx.archive, ctx.prefix,
+              sorted(ctx.charts.items()), bool(ctx.data.turns))
+    return hashlib.blake2b(repr(shared).encode("utf-8"), digest_size=16).hexdigest()
+
+
+def page_print(ctx: SiteContext, template: str, *parts: object) -> str:
+    """The fingerprint of a page's inputs: ``template`` and ``parts``, the views it shows.
+
+    The parts must hold everything the page shows beyond ``site_print``; the
+    names of the people and houses they mention (ids, which the narrator
+    turns into linked names) are added by ``mentioned``. tests/test_site_
+    incremental.py checks that a site built turn after turn is the same,
+    byte for byte, as one built at once.
+    """
+    digest = hashlib.blake2b(ctx.site_print.encode("ascii"), digest_size=16)
+    digest.update(template.encode("utf-8"))
+    digest.update(repr(parts).encode("utf-8"))
+    return digest.hexdigest()
+
+
+def mentioned(ctx: SiteContext, *holders: object) -> tuple[Any, ...]:
+    """How the people and houses named anywhere in ``holders`` are shown.
+
+    A link to a person shows their name and number and leads to their page;
+    a house, its name: those are what a page shows of them (``Narrator``).
+    Events are walked once each, however many pages tell them.
+    """
+    people, houses = ctx.data.people, ctx.data.houses
+    found: set[str] = set()
+    for holder in holders:
+        if isinstance(holder, PersonView):
+            _collect((holder.father, holder.mother, holder.spouse, holder.spouses,
+                      holder.children, holder.prisoner_of, holder.dynasty, holder.court,
+                      holder.refs, holder.renounced, holder.reigns), found, people, houses)
+            found.update(*(_named(ctx, event) for event in holder.timeline))
+        elif isinstance(holder, list) and holder and isinstance(holder[0], EventView):
+            found.update(*(_named(ctx, event) for event in holder))
+        else:
+            _collect(holder, found, people, houses)
+    shown: list[tuple[str | None, ...]] = []
+    for key in sorted(found):
+        person = people.get(key)
+        if person is not None:
+            shown.append((key, person.name, person.slug, person.label_ref))
+        house = houses.get(key)
+        if house is not None:
+            shown.append((key, house.name, house.slug))
+    return tuple(shown)
+
+
+_QUOTED = re.compile(r"'([^'\\]*)'|\"([^\"\\]*)\"")
+
+
+def _named(ctx: SiteContext, event: EventView) -> tuple[str, ...]:
+    """The ids of people and houses an event names: the strings of its text."""
+    named = ctx._named.get(id(event))
+    if named is None:
+        people, houses = ctx.data.people, ctx.data.houses
+        named = ctx._named[id(event)] = tuple(
+            {text for pair in _QUOTED.findall(_event_text(ctx, event)) for text in pair
+             if text in people or text in houses})
+    return named
+
+
+def _event_text(ctx: SiteContext, event: EventView) -> str:
+    text = ctx._event_texts.get(id(event))
+    if text is None:
+        text = ctx._event_texts[id(event)] = repr(event)
+    return text
+
+
+def told_digest(ctx: SiteContext, turn: TurnView) -> str:
+    """The hash of a turn's public events: what its pages, and the lives of
+    its people, tell of it (an event's place is its turn and ``seq``)."""
+    digest = ctx._told_digests.get(turn.number)
+    if digest is None:
+        hashed = hashlib.blake2b(digest_size=16)
+        for event in turn.events:
+            hashed.update(_event_text(ctx, event).encode("utf-8"))
+            hashed.update(b"\0")
+        digest = ctx._told_digests[turn.number] = hashed.hexdigest()
+    return digest
+
+
+def _collect(value: object, into: set[str], people: Mapping[str, Any],
+             houses: Mapping[str, Any]) -> None:
+    if isinstance(value, str):
+        if value in people or value in houses:
+            into.add(value)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _collect(item, into, people, houses)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _collect(key, into, people, houses)
+            _collect(item, into, people, houses)
+    elif hasattr(value, "__dataclass_fields__"):
+        for name in value.__dataclass_fields__:
+            _collect(getattr(value, name), into, people, houses)
+
+
+def unchanged(ctx: SiteContext, rel: str, key: str) -> bool:
+    """True if this process need not render ``rel``: another process makes it,
+    or its print ``key`` is the last build's and the file is still there."""
+    if elsewhere(ctx, rel):
+        return True
+    path = ctx.prefix + rel
+    ctx.prints[path] = key
+    return ctx.keep is not None and ctx.keep(path, key)
 
 
 def render(ctx: SiteContext, write: Write, template: str, rel: str, **values: Any) -> None:
@@ -375,17 +504,24 @@ def build_turns(ctx: SiteContext, write: Write) -> None:
     turns = ctx.data.turns
     for i, turn in enumerate(turns):
         rel = f"turns/turn-{turn.number:03d}/index.html"
+        previous = turns[i - 1] if i > 0 else None
+        following = turns[i + 1] if i + 1 < len(turns) else None
+        battles = [ctx.data.battles[b] for b in turn.battles]
+        map_svg = ctx.maps.get(turn.number)
         # Asked before telling the turn, which is most of the page's work.
-        if not elsewhere(ctx, rel):
+        told = (turn.number, turn.year, told_digest(ctx, turn), turn.commentary,
+                turn.defaulted)
+        if not unchanged(ctx, rel, page_print(
+                ctx, "turn.html", told, previous and (previous.number, previous.year),
+                following and (following.number, following.year), battles, map_svg,
+                mentioned(ctx, turn.events, battles))):
             render(ctx, write, "turn.html", rel, turn=turn,
                    sections=sectioned(sentences(ctx, turn.events, _root(rel))),
                    commentary=sanitise_markdown(turn.commentary) if turn.commentary else None,
-                   previous=turns[i - 1] if i > 0 else None,
-                   next=turns[i + 1] if i + 1 < len(turns) else None,
-                   battles=[ctx.data.battles[b] for b in turn.battles],
-                   map_svg=ctx.maps.get(turn.number))
+                   previous=previous, next=following, battles=battles, map_svg=map_svg)
         rel = f"dice/turn-{turn.number:03d}/index.html"
-        if not elsewhere(ctx, rel):
+        if not unchanged(ctx, rel, page_print(ctx, "dice.html", turn.number, turn.year,
+                                              turn.defaulted, turn.roll_rows)):
             render(ctx, write, "dice.html", rel, turn=turn,
                    rows=dice_rows(ctx, turn, _root(rel)))
 
@@ -412,24 +548,50 @@ def build_people(ctx: SiteContext, write: Write) -> None:
            ([(ctx._("Minor nobility"), "", groups[""])] if "" in groups else []))
     for person in ordered:
         rel = f"people/{person.slug}/index.html"
-        if elsewhere(ctx, rel):
+        title = title_of(ctx, person)
+        battles = [data.battles[b] for b in person.battles]
+        diagram = ctx.person_diagram.get(person.id)
+        # Most of a large campaign's people are long dead: their pages stay as they were.
+        if unchanged(ctx, rel, page_print(ctx, "person.html", person_facts(person), title,
+                                          life_told(ctx, person), battles, diagram,
+                                          mentioned(ctx, person))):
             continue
         root = _root(rel)
-        render(ctx, write, "person.html", rel, p=person, title=title_of(ctx, person),
+        render(ctx, write, "person.html", rel, p=person, title=title,
                refs=ref_items(ctx, person, root),
                timeline=timeline_items(sentences(ctx, person.timeline, root, life=True), root),
                commands=[e for e in person.timeline if e.kind == "assignment"],
                captivity=[e for e in person.timeline if e.kind in CAPTIVITY],
-               battles=[data.battles[b] for b in person.battles],
-               diagram=ctx.person_diagram.get(person.id))
+               battles=battles, diagram=diagram)
+
+
+_FACTS = tuple(f for f in PersonView.__dataclass_fields__ if f != "timeline")
+
+
+def person_facts(person: PersonView) -> tuple[Any, ...]:
+    """A person's view but their life's events, which ``life_told`` sums up."""
+    return tuple(getattr(person, name) for name in _FACTS)
+
+
+def life_told(ctx: SiteContext, person: PersonView) -> tuple[Any, ...]:
+    """A life's events by their place, with the hash of each turn they come from."""
+    if not ctx._turns:
+        ctx._turns.update((turn.number, turn) for turn in ctx.data.turns)
+    turns = ctx._turns
+    places = tuple((event.turn, event.seq) for event in person.timeline)
+    return places, tuple(told_digest(ctx, turns[n]) for n in sorted({t for t, _s in places})
+                         if n in turns)
 
 
 def build_battles(ctx: SiteContext, write: Write) -> None:
     battles = sorted(ctx.data.battles.values(), key=lambda b: (b.turn, b.id))
     render(ctx, write, "battles.html", "battles/index.html", battles=battles)
+    provinces = {p.id: p.name for p in ctx.data.provinces.values()}
     for battle in battles:
-        render(ctx, write, "battle.html", f"battles/{battle.slug}/index.html", battle=battle,
-               provinces={p.id: p.name for p in ctx.data.provinces.values()})
+        rel = f"battles/{battle.slug}/index.html"
+        if not unchanged(ctx, rel, page_print(ctx, "battle.html", battle, provinces,
+                                              mentioned(ctx, battle))):
+            render(ctx, write, "battle.html", rel, battle=battle, provinces=provinces)
 
 
 def build_wealth(ctx: SiteContext, write: Write) -> None:

@@ -1,8 +1,8 @@
 """Pages rendered by two processes at once, for large campaigns.
 
 Rendering templates is Python work, so threads would take turns; a forked
-helper process starts with the prepared context already in memory (nothing
-is pickled but the list of files it wrote). Both processes run the same
+helper process (``executor.start``) starts with the prepared context already
+in memory (nothing is pickled but the list of files it wrote). Both processes run the same
 builders over the same context, so they meet the same files: each makes
 those of its share (``pages.shares``: turns and people cut by time, the rest
 by a hash of the path), and the parent claims the helper's, which the helper
@@ -13,29 +13,21 @@ the site is the same as a build in one process.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
-from chronicle.publish.pages import SiteContext, shares
+from chronicle.publish import executor
+from chronicle.publish.pages import SiteContext, Write, shares
 from chronicle.publish.writer import WORKERS, Writer
 
-Builder = Callable[[SiteContext, Callable[[str, str], None]], None]
+Builder = Callable[[SiteContext, Write], None]
 
 MIN_PAGES = 100  # measured: from about here a helper process no longer costs more than it saves
-
-# The job a forked helper finds in its copy of this module.
-_JOB: tuple[SiteContext, Sequence[Builder], Writer] | None = None
 
 
 def estimated_pages(ctx: SiteContext) -> int:
     data = ctx.data
     return len(data.people) + 2 * len(data.turns) + len(data.battles) + len(data.houses)
-
-
-def can_fork() -> bool:
-    return "fork" in multiprocessing.get_all_start_methods() and (os.cpu_count() or 1) > 1
 
 
 def run_builders(ctx: SiteContext, builders: Sequence[Builder], writer: Writer,
@@ -47,32 +39,26 @@ def run_builders(ctx: SiteContext, builders: Sequence[Builder], writer: Writer,
     a large one's views takes a while, and the helper does not need them).
     """
     threshold = MIN_PAGES if min_pages is None else min_pages
-    if estimated_pages(ctx) < threshold or not can_fork():
+    if estimated_pages(ctx) < threshold or not executor.can_fork():
         for builder in builders:
             builder(ctx, writer.write)
         return _nothing_to_wait_for
-    global _JOB
     ctx.owners = shares(ctx.data, 2)
-    _JOB = (ctx, builders, writer)
-    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
+    # Forked before this process writes anything, so before the writer's threads start.
+    helper = executor.start(lambda: _helper(ctx, builders, writer, 1, 2))
     try:
-        helper = pool.submit(_helper, 1, 2)
         ctx.shard, ctx.elsewhere = (0, 2), writer.claim_elsewhere
         for builder in builders:
             builder(ctx, writer.write)
     except BaseException:
-        pool.shutdown(wait=True, cancel_futures=True)
+        helper.cancel()
         raise
     finally:
         ctx.shard, ctx.elsewhere, ctx.owners = None, None, {}
-        _JOB = None
 
     def wait() -> None:
-        try:
-            changed = helper.result()
-        finally:
-            pool.shutdown(wait=True)
-        writer.record_changed(changed)
+        changed, prints = helper.result()
+        writer.record_changed(changed, prints)
 
     return wait
 
@@ -81,26 +67,25 @@ def _nothing_to_wait_for() -> None:
     """All pages were made in this process."""
 
 
-def _ignore(_relpath: str, _content: str) -> None:
+def _ignore(_relpath: str, _content: str | bytes) -> None:
     """Whatever is not a page of this process's share is the parent's to write."""
 
 
-def _helper(index: int, count: int) -> list[str]:
-    """In the forked process: render and write this share of the pages."""
-    if _JOB is None:  # pragma: no cover - only reachable if forked without a job
-        raise RuntimeError("no pages to render")
-    ctx, builders, writer = _JOB
+def _helper(ctx: SiteContext, builders: Sequence[Builder], writer: Writer, index: int,
+            count: int) -> tuple[list[str], dict[str, str]]:
+    """In the forked process: render and write this share of the pages; returns
+    the files written and the prints of the pages (``pages.unchanged``)."""
     ctx.pending = []  # the drawings are the parent's to finish
     # The disk work goes to threads of this process, as the parent's does:
     # making a folder and a file per page mostly waits on the file system.
     stored: list[Future[str | None]] = []
     with ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="helper-writer") as pool:
 
-        def write(relpath: str, content: str) -> None:
+        def write(relpath: str, content: str | bytes) -> None:
             stored.append(writer.submit_here(pool, relpath, content))
 
         ctx.shard, ctx.elsewhere, ctx.page_write = (index, count), None, write
         for builder in builders:
             builder(ctx, _ignore)
         written = [future.result() for future in stored]
-    return [path for path in written if path is not None]
+    return [path for path in written if path is not None], ctx.prints

@@ -101,20 +101,24 @@ class Writer:
         # (``parallel``) can make it: otherwise the first process to write would
         # find it made by the other, and ``lstat`` every folder of a fresh site.
         self._root_absent = not os.path.lexists(self._root)
-        self._pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="writer")
+        # Made at the first write and shut down at the end of each group, so
+        # that no writing thread runs when the build forks (``executor``).
+        self._pool: ThreadPoolExecutor | None = None
         self._pending: list[Future[str | None]] = []
         self.written: set[str] = set()
         self.changed: list[str] = []
         self.fingerprints: dict[str, str] = {}
         self.facts: dict[str, dict[str, Any]] = {}
+        # Each page's print (``pages.page_print``), this build's and the last's.
+        self.page_prints: dict[str, str] = {}
         (self._previous_files, self._previous_groups, self._previous_prints,
-         self._previous_facts) = self._read_manifest()
+         self._previous_facts, self._previous_pages) = self._read_manifest()
         self._groups: dict[str, list[str]] = {}
         self._group: str = ""
 
     # -- the manifest ---------------------------------------------------------
     def _read_manifest(self) -> tuple[set[str], dict[str, list[str]], dict[str, str],
-                                      dict[str, dict[str, Any]]]:
+                                      dict[str, dict[str, Any]], dict[str, str]]:
         try:
             fd = os.open(self.out_dir / MANIFEST, os.O_RDONLY | _NOFOLLOW)
             with os.fdopen(fd, "rb") as handle:
@@ -122,9 +126,10 @@ class Writer:
             groups = {str(k): [str(p) for p in v] for k, v in data.get("groups", {}).items()}
             prints = {str(k): str(v) for k, v in data.get("fingerprints", {}).items()}
             facts = {str(k): dict(v) for k, v in data.get("facts", {}).items()}
-            return {str(p) for p in data.get("files", [])}, groups, prints, facts
+            pages = {str(k): str(v) for k, v in data.get("pages", {}).items()}
+            return {str(p) for p in data.get("files", [])}, groups, prints, facts, pages
         except (OSError, ValueError, AttributeError, TypeError):
-            return set(), {}, {}, {}
+            return set(), {}, {}, {}, {}
 
     def has_fingerprints(self) -> bool:
         """True if the last build recorded any group's fingerprint."""
@@ -162,9 +167,30 @@ class Writer:
             return False
         for rel in files:
             self._claim(rel)
+            if rel in self._previous_pages:
+                self.page_prints[rel] = self._previous_pages[rel]
         self._groups[group] = list(files)
         self.fingerprints[group] = self._previous_prints[group]
         self.facts[group] = self._previous_facts.get(group, {})
+        return True
+
+    def keep_page(self, relpath: str, key: str) -> bool:
+        """Claim ``relpath`` unwritten if the last build made it from inputs printed
+        ``key`` and it is still a plain file there; False (nothing claimed) otherwise.
+
+        The print is of the page's inputs (``pages.page_print``), so a page
+        kept is the page a new rendering would write.
+        """
+        if self._previous_pages.get(relpath) != key:
+            return False
+        target = self._target(relpath)
+        try:
+            if not stat.S_ISREG(os.lstat(target).st_mode):
+                return False
+        except OSError:
+            return False
+        self._claim(relpath)
+        self.page_prints[relpath] = key
         return True
 
     # -- writing --------------------------------------------------------------
@@ -196,6 +222,8 @@ class Writer:
         """
         target, folder, data = self._checked(relpath, content)
         self._claim(relpath)
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="writer")
         self._pending.append(self._pool.submit(self._store, relpath, target, folder, data,
                                                folder in self._fresh))
 
@@ -281,10 +309,11 @@ class Writer:
         target, folder, data = self._checked(relpath, content)
         return pool.submit(self._store, relpath, target, folder, data, folder in self._fresh)
 
-    def record_changed(self, paths: list[str]) -> None:
-        """Count as changed files that another process wrote."""
+    def record_changed(self, paths: list[str], prints: dict[str, str] | None = None) -> None:
+        """Count as changed files that another process wrote; keep its pages' prints."""
         self._drain()
         self.changed.extend(paths)
+        self.page_prints.update(prints or {})
 
     def _drain(self) -> None:
         pending, self._pending = self._pending, []
@@ -292,8 +321,16 @@ class Writer:
         self.changed.extend(path for path in written if path is not None)
 
     def end_group(self) -> None:
-        self._drain()
+        try:
+            self._drain()
+        finally:
+            self._stop_threads()
         self._group = ""
+
+    def _stop_threads(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
 
     # -- finishing ------------------------------------------------------------
     def finish(self) -> list[str]:
@@ -301,7 +338,7 @@ class Writer:
         try:
             self._drain()
         finally:
-            self._pool.shutdown(wait=True)
+            self._stop_threads()
         removed: list[str] = []
         for rel in sorted(self._previous_files - self.written):
             try:
@@ -318,7 +355,9 @@ class Writer:
         manifest = {"files": sorted(self.written),
                     "groups": {k: sorted(v) for k, v in sorted(self._groups.items())},
                     "fingerprints": dict(sorted(self.fingerprints.items())),
-                    "facts": dict(sorted(self.facts.items()))}
+                    "facts": dict(sorted(self.facts.items())),
+                    "pages": {p: k for p, k in sorted(self.page_prints.items())
+                              if p in self.written}}
         self.out_dir.mkdir(parents=True, exist_ok=True)
         _replace_file(str(self.out_dir / MANIFEST),
                       json.dumps(manifest, indent=0, sort_keys=True).encode("utf-8"))

@@ -1,0 +1,119 @@
+"""Issue 15: "a page rendered only when its inputs changed, decided by a
+fingerprint of those inputs", and "Keep byte-identical full builds".
+
+A Blood Royale campaign is played turn by turn through the command line and
+published after every turn into the same folder; the site must then be the
+same, byte for byte, as one built at once from the last store, while most
+pages of the later builds were never rendered again.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from cli_support import run
+
+from chronicle.demo import play_turns
+from chronicle.publish import build_site, executor, pages
+from chronicle.publish.writer import MANIFEST
+
+
+def files_of(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes()
+            for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory
+           ) -> tuple[Path, Path, list[tuple[int, int, int]]]:
+    """The campaign after six turns, its site built after turns 3 to 6, and for
+    each of those builds: the person pages rendered, written, and in all."""
+    work = tmp_path_factory.mktemp("incremental")
+    campaign = work / "campaign"
+    assert run("new", campaign, "--ruleset", "blood-royale", "--seed", "incremental").exit_code == 0
+    play_turns(campaign, 2, "incremental")
+    site = work / "site"
+    rendered: list[tuple[int, int, int]] = []
+    real_render = pages.render
+    count = [0]
+
+    def counting(ctx: pages.SiteContext, write: pages.Write, template: str, rel: str,
+                 **values: object) -> None:
+        count[0] += template == "person.html"
+        real_render(ctx, write, template, rel, **values)
+
+    pages.render = counting  # type: ignore[assignment]
+    try:
+        # In one process, so that every rendering is counted here.
+        with executor.serial():
+            for _turn in range(4):
+                play_turns(campaign, 1, "incremental")
+                count[0] = 0
+                report = build_site([campaign], site)
+                written = [p for p in report.changed if "/people/" in p
+                           and p.endswith("/index.html") and not p.endswith("people/index.html")]
+                rendered.append((count[0], len(written),
+                                 len(list(site.glob("*/people/*/index.html")))))
+    finally:
+        pages.render = real_render  # type: ignore[assignment]
+    return campaign, site, rendered
+
+
+def test_a_site_built_turn_after_turn_is_the_site_built_at_once(
+        played: tuple[Path, Path, list[tuple[int, int, int]]], tmp_path: Path) -> None:
+    campaign, site, _rendered = played
+    fresh = tmp_path / "fresh"
+    shutil.copytree(campaign, tmp_path / "copy")
+    build_site([tmp_path / "copy"], fresh)
+    ours, theirs = files_of(site), files_of(fresh)
+    assert ours.keys() == theirs.keys()
+    differ = [name for name in ours if ours[name] != theirs[name]]
+    assert differ == []
+
+
+def test_a_new_turn_renders_only_the_pages_whose_inputs_changed(
+        played: tuple[Path, Path, list[tuple[int, int, int]]]) -> None:
+    _campaign, _site, rendered = played
+    first, *later = rendered
+    assert first[0] == first[1] == first[2] > 20  # a first build renders every page
+    for renders, written, everyone in later:
+        # A page is rendered again only when it then changes: the unchanged
+        # ones (the dead, and the living whose page says nothing new) are kept.
+        assert renders == written < everyone, rendered
+
+
+def test_a_changed_theme_renders_every_page_again(
+        played: tuple[Path, Path, list[tuple[int, int, int]]], tmp_path: Path) -> None:
+    """A template is an input of every page: changed, no page may be kept."""
+    campaign, site, _rendered = played
+    copy, out = tmp_path / "campaign", tmp_path / "site"
+    shutil.copytree(campaign, copy)
+    shutil.copytree(site, out)
+    (copy / "theme" / "templates").mkdir(parents=True)
+    (copy / "theme" / "templates" / "footer.html").write_text(
+        "<p>A footer of the campaign's own</p>\n", encoding="utf-8")
+    report = build_site([copy], out)
+    person_pages = [p for p in report.changed if "/people/" in p and p.endswith("/index.html")
+                    and not p.endswith("people/index.html")]
+    assert len(person_pages) == len(list(out.glob("*/people/*/index.html")))
+    assert "A footer of the campaign's own" in next(out.glob("*/people/*/index.html")).read_text(
+        encoding="utf-8")
+
+
+def test_a_page_edited_by_hand_is_kept_only_if_its_print_matches(
+        played: tuple[Path, Path, list[tuple[int, int, int]]], tmp_path: Path) -> None:
+    """A kept page is never read: the manifest's print says it is the one the
+    last build wrote. A manifest that lost its prints renders everything again."""
+    campaign, site, _rendered = played
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    manifest = copy / MANIFEST
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace('"pages"', '"old-pages"').replace(
+        '"fingerprints"', '"old-fingerprints"'), encoding="utf-8")
+    page = next(copy.glob("*/people/*/index.html"))
+    page.write_text("edited", encoding="utf-8")
+    build_site([campaign], copy)
+    assert page.read_text(encoding="utf-8") != "edited"
