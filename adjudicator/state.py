@@ -377,7 +377,7 @@ class GameState:
             cache = self.caches["living"] = [0, []]
         count, known = cache
         if count < len(self.persons):
-            known = known + list(itertools.islice(self.persons.values(), count, None))
+            known = known + self._added_since(count)
         alive = [p for p in known if p.died is None]
         cache[0], cache[1] = len(self.persons), alive
         return list(alive)
@@ -426,11 +426,22 @@ class GameState:
         return next((ref for pid in refs.get(folded, ()) for ref in self.persons[pid].refs.values()
                      if ref.lower() == folded), None)
 
+    def _added_since(self, count: int) -> list[Person]:
+        """The persons added after the first ``count``, in order.
+
+        Read from the end: the cost is the newcomers', where ``islice`` from
+        ``count`` would walk past everyone who ever lived, on every lookup.
+        """
+        new = len(self.persons) - count
+        if new <= 0:
+            return []
+        return list(itertools.islice(reversed(self.persons.values()), new))[::-1]
+
     def _people_index(self) -> tuple[dict[str, str], dict[str, str], dict[str, list[str]]]:
         cache = self.caches.setdefault("people_index", [0, {}, {}, {}])
         count, exact, folded, refs = cache
         if count < len(self.persons):
-            for person in itertools.islice(self.persons.values(), count, None):
+            for person in self._added_since(count):
                 exact.setdefault(person.id, person.id)
                 folded.setdefault(person.id.lower(), person.id)
                 exact[person.name] = person.id  # names and numbers beat ids

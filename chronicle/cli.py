@@ -306,6 +306,14 @@ def template(campaign: Path, auto: tuple[str, ...], personality: str, force: boo
 @refusals
 def build(campaigns: tuple[Path, ...], output: Path, base_url: str) -> None:
     """Publish the static site; several campaigns form one archive."""
+    from chronicle.publish.inputs import up_to_date
+
+    # Before anything heavy is imported: a site made from these very inputs
+    # is left as it is (the whole command then costs a hash of the stores).
+    files = up_to_date(list(campaigns), output, base_url)
+    if files is not None:
+        click.echo(f"Site in {output}/ is up to date: {files} files, 0 changed.")
+        return
     from chronicle.campaign import load_campaign
     from chronicle.publish import build_site
 

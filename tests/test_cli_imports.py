@@ -67,3 +67,18 @@ def test_build_loads_the_site_generator(tmp_path: Path) -> None:
     loaded("adjudicate", campaign)
     modules = loaded("build", campaign, "-o", tmp_path / "site")
     assert "jinja2" in modules and (tmp_path / "site" / "index.html").is_file()
+
+
+def test_a_build_with_nothing_changed_loads_neither_store_nor_site(tmp_path: Path) -> None:
+    """Issue 15: "chronicle build with nothing changed" must start at once: the
+    inputs are hashed and compared with the manifest before anything heavy loads."""
+    campaign, site = tmp_path / "c", tmp_path / "site"
+    scaffold(campaign, "blood-royale", seed="imports")
+    loaded("adjudicate", campaign)
+    first = loaded("build", campaign, "-o", site)
+    assert "jinja2" in first
+    again = loaded("build", campaign, "-o", site)
+    assert none_of(again, STORE + SITE) == []
+    # The arbiter's commentary changes the turn's page: the same command builds.
+    (campaign / "commentary" / "turn-001.md").write_text("Hear ye.\n", encoding="utf-8")
+    assert "jinja2" in loaded("build", campaign, "-o", site)

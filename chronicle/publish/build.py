@@ -17,9 +17,8 @@ hash to the fingerprint of the previous build is not rendered at all.
 from __future__ import annotations
 
 import gc
-import hashlib
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,19 +26,25 @@ from sqlmodel import col, select
 
 from chronicle.models import TurnRow
 from chronicle.publish.data import (
-    STORE,
     CampaignView,
     Lineage,
     SiteData,
     load_campaign,
     read_campaign_toml,
-    slugify,
     store_session,
 )
 from chronicle.publish.drawings import prune_caches
 from chronicle.publish.errors import PublishError
 from chronicle.publish.feeds import build_feed, build_search_index, build_sitemap
 from chronicle.publish.genealogy import PendingGenealogies
+from chronicle.publish.inputs import (
+    BASE_THEME,
+    code_print,
+    fingerprint,
+    site_print,
+    slugify,
+    theme_chain,
+)
 from chronicle.publish.pages import (
     SiteContext,
     Write,
@@ -50,7 +55,7 @@ from chronicle.publish.pages import (
 )
 from chronicle.publish.parallel import run_builders
 from chronicle.publish.plugin import plugin_for, plugin_of
-from chronicle.publish.themes import BASE_THEME, environment, static_files, theme_chain
+from chronicle.publish.themes import environment, static_files
 from chronicle.publish.writer import Writer
 
 PACKAGE = Path(__file__).resolve().parent
@@ -105,50 +110,6 @@ def summary_of(campaign: CampaignView) -> CampaignSummary:
     return CampaignSummary(folder=Path(campaign.folder), slug=campaign.slug, title=campaign.title,
                            ruleset=campaign.ruleset, language=campaign.language,
                            turn=campaign.turn, year=campaign.year)
-
-
-# -- fingerprints ---------------------------------------------------------------
-def _files_under(folder: Path, patterns: Iterable[str]) -> list[Path]:
-    return sorted({p for pat in patterns for p in folder.rglob(pat) if p.is_file()})
-
-
-def code_print(chain: list[Path], base_url: str) -> str:
-    """The hash of what every page is made with: the theme layers, this
-    package's code and catalogues, and the base URL (not the campaign)."""
-    digest = hashlib.sha256(base_url.encode())
-    inputs: list[tuple[int, Path, Path]] = []
-    for index, layer in enumerate(chain, start=1):
-        inputs += [(index, layer, p) for p in _files_under(layer, ["*"])]
-    inputs += [(-1, PACKAGE, p) for p in _files_under(PACKAGE, ["*.py", "*.po"])]
-    for index, root, path in inputs:
-        if path.is_file():
-            for piece in (f"{index}:{path.relative_to(root).as_posix()}".encode(), b"\0",
-                          path.read_bytes(), b"\0"):
-                digest.update(piece)
-    return digest.hexdigest()
-
-
-def fingerprint(folder: Path, chain: list[Path], base_url: str) -> str:
-    """The hash of everything a campaign's pages are made from.
-
-    Files are named relative to their root (the campaign, a theme layer, this
-    package), not by where they lie on this machine: the manifest that keeps
-    the fingerprint is part of the site, which must not depend on the machine.
-    """
-    digest = hashlib.sha256(base_url.encode())
-    inputs = [(0, folder, folder / STORE), (0, folder, folder / "campaign.toml")]
-    if (folder / "commentary").is_dir():
-        inputs += [(0, folder, p) for p in _files_under(folder / "commentary", ["*.md"])]
-    for index, layer in enumerate(chain, start=1):
-        inputs += [(index, layer, p) for p in _files_under(layer, ["*"])]
-    inputs += [(-1, PACKAGE, p) for p in _files_under(PACKAGE, ["*.py", "*.po"])]
-    for index, root, path in inputs:
-        if path.is_file():
-            name = f"{index}:{path.relative_to(root).as_posix()}"
-            # Fed piece by piece: joining would copy the whole store once more.
-            for piece in (name.encode(), b"\0", path.read_bytes(), b"\0"):
-                digest.update(piece)
-    return digest.hexdigest()
 
 
 # -- building -------------------------------------------------------------------
@@ -278,6 +239,9 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
     gc.unfreeze()
     _build_archive(summaries, writer)
     build_sitemap(sorted(writer.written), writer.write, base_url)
+    # The print of the whole site, for ``inputs.up_to_date``: the next build
+    # with the very same inputs need not start at all.
+    writer.site_print = site_print(writer.fingerprints.values(), base_url)
     report.removed = writer.finish()
     report.changed = list(writer.changed)
     report.files = len(writer.written)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -42,19 +41,8 @@ from chronicle.models import (
 from chronicle.narration.narrator import label_ref
 from chronicle.publish.cache import RenderCache
 from chronicle.publish.errors import PublishError
+from chronicle.publish.inputs import STORE, slugify
 from chronicle.store import Store, StoreError, load_snapshot
-
-STORE = "chronicle.sqlite"
-
-
-_NOT_IN_SLUG = re.compile(r"[^a-z0-9]+")
-
-
-def slugify(text: str, default: str = "x") -> str:
-    """A lowercase ASCII slug for URLs (stable: depends on the text alone)."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    slug = _NOT_IN_SLUG.sub("-", ascii_text.lower()).strip("-")
-    return slug or default
 
 
 @dataclass(frozen=True)

@@ -43,8 +43,9 @@ from markupsafe import Markup, escape
 from chronicle.narration import Glossary, Narrator
 from chronicle.publish.data import EventView, HouseView, PersonView, SiteData, TurnView
 from chronicle.publish.i18n import translations
+from chronicle.publish.inputs import theme_chain
 from chronicle.publish.svgsafe import checked
-from chronicle.publish.themes import environment, theme_chain
+from chronicle.publish.themes import environment
 
 Write = Callable[[str, str | bytes], None]
 CAPTIVITY = frozenset({"capture", "capture-escaped", "prisoner-kept", "prisoner-released"})

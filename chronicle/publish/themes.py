@@ -13,25 +13,9 @@ from pathlib import Path
 import jinja2
 import jinja2.sandbox
 
-from chronicle.publish.data import slugify
 from chronicle.publish.errors import PublishError
 from chronicle.publish.i18n import translations
 from chronicle.publish.template_gettext import ConstantGettext, markup_gettext
-from chronicle.resources import themes_dir
-
-BASE_THEME = "default"
-
-
-def theme_chain(folder: Path | None, theme: str) -> list[Path]:
-    """Campaign overrides, then the chosen theme, then the base theme."""
-    chain = []
-    if folder is not None:
-        chain.append(folder / "theme")
-    name = slugify(theme, BASE_THEME)
-    if name != BASE_THEME:
-        chain.append(themes_dir() / name)
-    chain.append(themes_dir() / BASE_THEME)
-    return [p for p in chain if p.is_dir()]
 
 
 class LayerLoader(jinja2.FileSystemLoader):

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from chronicle.publish.errors import PublishError
+from chronicle.publish.inputs import MANIFEST
 
-MANIFEST = ".chronicle-manifest"
 WORKERS = max(2, os.cpu_count() or 1)
 
 
@@ -111,6 +111,7 @@ class Writer:
         self.facts: dict[str, dict[str, Any]] = {}
         # Each page's print (``pages.page_print``), this build's and the last's.
         self.page_prints: dict[str, str] = {}
+        self.site_print = ""  # of the whole site's inputs (``inputs.up_to_date``)
         (self._previous_files, self._previous_groups, self._previous_prints,
          self._previous_facts, self._previous_pages) = self._read_manifest()
         self._groups: dict[str, list[str]] = {}
@@ -357,7 +358,8 @@ class Writer:
                     "fingerprints": dict(sorted(self.fingerprints.items())),
                     "facts": dict(sorted(self.facts.items())),
                     "pages": {p: k for p, k in sorted(self.page_prints.items())
-                              if p in self.written}}
+                              if p in self.written},
+                    "site": self.site_print}
         self.out_dir.mkdir(parents=True, exist_ok=True)
         _replace_file(str(self.out_dir / MANIFEST),
                       json.dumps(manifest, indent=0, sort_keys=True).encode("utf-8"))
