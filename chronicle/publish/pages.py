@@ -403,6 +403,26 @@ def ref_items(ctx: SiteContext, person: PersonView, root: str) -> Markup:
     return Markup("\n".join(items))
 
 
+RENOUNCED = '<code class="renounced">'
+
+
+def people_rows(people: Iterable[PersonView]) -> Markup:
+    """The rows of the index of everyone, one per person, every value escaped.
+
+    Built in one pass like ``dice_rows``: the index lists every person who
+    ever lived, and a template loop over them was a tenth of a large build.
+    """
+    rows = []
+    for p in people:
+        refs = "".join((RENOUNCED if gone else "<code>") + f"{escape(ref)}</code> "
+                       for _dynasty, ref, gone in p.all_refs)
+        died = int(p.died) if p.died is not None else ""
+        rows.append(f'<tr><td><a href="../people/{escape(p.slug)}/index.html">'
+                    f"{escape(p.name)}</a></td><td>{refs}</td>"
+                    f"<td>{int(p.born)}–{died}</td></tr>")
+    return Markup("\n".join(rows))
+
+
 def dice_rows(ctx: SiteContext, turn: TurnView, root: str) -> Markup:
     """The rows of a turn's dice table.
 
@@ -545,8 +565,8 @@ def build_people(ctx: SiteContext, write: Write) -> None:
         groups.setdefault(person.dynasty or "", []).append(person)
     named = sorted((data.houses[h].name if h in data.houses else h, h) for h in groups if h)
     render(ctx, write, "people.html", "people/index.html",
-           groups=[(name, h, groups[h]) for name, h in named] +
-           ([(ctx._("Minor nobility"), "", groups[""])] if "" in groups else []))
+           groups=[(name, h, people_rows(groups[h])) for name, h in named] +
+           ([(ctx._("Minor nobility"), "", people_rows(groups[""]))] if "" in groups else []))
     for person in ordered:
         rel = f"people/{person.slug}/index.html"
         title = title_of(ctx, person)
