@@ -42,6 +42,9 @@ class TurnRow(SQLModel, table=True):
     orders_digest: str = ""
     defaulted: str = "[]"          # JSON list of houses that sent no orders
     problems: str = "[]"           # JSON list of the order folder's file problems
+    #: When the turn was adjudicated (UTC, ISO 8601 to the second; ``SOURCE_DATE_EPOCH``
+    #: fixes it for reproducible runs). Null in stores made before it was kept.
+    adjudicated_at: str | None = None
 
 
 class HouseRow(SQLModel, table=True):

@@ -12,6 +12,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 from adjudicator.dice import Roll, SeededDice
@@ -105,7 +106,27 @@ def resolve_next(campaign: Campaign, ruleset: Ruleset, state: GameState) -> Turn
                        orders=orders)
 
 
-def adjudicate(campaign: Campaign, *, state: GameState | None = None) -> TurnOutcome:
+def adjudication_time() -> str:
+    """Now, in UTC to the second, as the store keeps when a turn was adjudicated.
+
+    ``SOURCE_DATE_EPOCH`` (the reproducible-builds convention), when set,
+    stands for now: a campaign replayed with it gives the same store, dates
+    included.
+    """
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch is None or not epoch.strip():
+        moment = datetime.now(UTC)
+    else:
+        try:
+            moment = datetime.fromtimestamp(int(epoch), UTC)
+        except (ValueError, OverflowError, OSError):
+            raise CampaignError(f"SOURCE_DATE_EPOCH={epoch!r}: not a number of seconds "
+                                "since 1970 (unset it to use the clock)") from None
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def adjudicate(campaign: Campaign, *, state: GameState | None = None,
+               at: str | None = None) -> TurnOutcome:
     """Adjudicate and store the next turn; write its private reports.
 
     The campaign's writer lock is held throughout, so the turn stored is the
@@ -116,8 +137,11 @@ def adjudicate(campaign: Campaign, *, state: GameState | None = None) -> TurnOut
 
     ``state`` may pass the store's last state when the caller already holds it
     (the demo loop does), to save decoding it twice; it must be that state.
+    ``at`` is when the turn counts as adjudicated (default: now,
+    ``adjudication_time``).
     """
     ruleset = ruleset_of(campaign)
+    stamp = at or adjudication_time()
     with campaign_lock(campaign.root, "adjudicate"):
         if campaign.store_path.exists():
             with _opened(campaign, ruleset) as store:
@@ -127,9 +151,10 @@ def adjudicate(campaign: Campaign, *, state: GameState | None = None) -> TurnOut
                 outcome = resolve_next(campaign, ruleset, state)
                 # A reports folder leading elsewhere is refused before anything is stored.
                 check_folder_inside(campaign.root, campaign.reports_dir(outcome.turn))
-                stored = store.commit_turn(state, outcome.result, outcome.orders)
+                stored = store.commit_turn(state, outcome.result, outcome.orders,
+                                           adjudicated_at=stamp)
         else:
-            outcome, stored = _first_turn(campaign, ruleset)
+            outcome, stored = _first_turn(campaign, ruleset, stamp)
         _write_reports_of(campaign, ruleset, outcome, _identity(stored))
     return outcome
 
@@ -193,7 +218,7 @@ def reports(campaign: Campaign, turn: int | None) -> tuple[int, Path]:
         return number, rewrite_reports(campaign, store, ruleset, number)
 
 
-def _first_turn(campaign: Campaign, ruleset: Ruleset) -> tuple[TurnOutcome, bytes]:
+def _first_turn(campaign: Campaign, ruleset: Ruleset, stamp: str) -> tuple[TurnOutcome, bytes]:
     fresh = campaign.root / NEW_STORE
     fresh.unlink(missing_ok=True)  # what a killed first turn left
     try:
@@ -201,7 +226,8 @@ def _first_turn(campaign: Campaign, ruleset: Ruleset) -> tuple[TurnOutcome, byte
         try:
             outcome = resolve_next(campaign, ruleset, state)
             check_folder_inside(campaign.root, campaign.reports_dir(outcome.turn))
-            stored = store.commit_turn(state, outcome.result, outcome.orders)
+            stored = store.commit_turn(state, outcome.result, outcome.orders,
+                                       adjudicated_at=stamp)
         finally:
             store.engine.dispose()
         _sync(fresh)

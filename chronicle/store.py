@@ -304,13 +304,15 @@ class Store:
             raise TypeError("a store opened without its ruleset is for reading only")
         return self.ruleset
 
-    def commit_turn(self, previous: GameState, result: TurnResult, orders: TurnOrders) -> bytes:
+    def commit_turn(self, previous: GameState, result: TurnResult, orders: TurnOrders,
+                    *, adjudicated_at: str | None = None) -> bytes:
         """Write one adjudicated turn atomically: all of it or none of it.
 
         Everything the turn was resolved from is kept with it (the order
         files, and the folder's file problems for the arbiter's report), so
         that its reports can be written again from the store alone. Returns the
-        turn's snapshot as stored.
+        turn's snapshot as stored. ``adjudicated_at`` is when it was adjudicated
+        (for the feed): kept beside the turn, never part of its state.
         """
         state = result.state
         snapshot = dump_snapshot(state, living_only=True)
@@ -328,7 +330,8 @@ class Store:
                                 snapshot=snapshot,
                                 orders_digest=orders.digest,
                                 defaulted=json.dumps(result.defaulted),
-                                problems=json.dumps(orders.problems)))
+                                problems=json.dumps(orders.problems),
+                                adjudicated_at=adjudicated_at))
             _write_tables(session, state, previous, self._writer())
             _archive_dead(session, state, previous)
             _insert_events(session, state.turn, result.events)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -155,10 +156,16 @@ def build_fixture(folder: Path, *, turns: int = 4, language: str = "en",
             (orders / f"{house}.orders").write_text(_orders(state, house), encoding="utf-8")
         outcome = runner.resolve_next(campaign, ruleset, state)
         result = _planted(outcome.result)
-        store.commit_turn(state, result, outcome.orders)
+        store.commit_turn(state, result, outcome.orders, adjudicated_at=adjudicated(turn))
         state = result.state
     store.engine.dispose()
     return folder
+
+
+def adjudicated(turn: int) -> str:
+    """When the fixture's turn ``turn`` counts as adjudicated: one a week from March 2026."""
+    moment = datetime(2026, 3, 1, 20, tzinfo=UTC) + timedelta(weeks=turn - 1)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 # -- checks shared by the site tests --------------------------------------------

@@ -79,8 +79,9 @@ def play(case: Case, scratch: Path, orders: Path | None = None) -> Path:
     scaffold(root, case.ruleset, world=case.world, title=f"Golden {case.name}", seed=SEED)
     shutil.copytree(orders, root / "orders", dirs_exist_ok=True)
     campaign = load_campaign(root)
-    for _ in orders.glob("turn-*"):
-        runner.adjudicate(campaign)
+    for number, _folder in enumerate(sorted(orders.glob("turn-*")), start=1):
+        # A fixed date a turn: the feed of the reference site is dated by them.
+        runner.adjudicate(campaign, at=f"2026-01-{number:02d}T18:00:00Z")
     return root
 
 

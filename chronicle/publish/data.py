@@ -308,6 +308,8 @@ class TurnView:
     map: MapSource | None = field(default=None, repr=False)
     #: The ruleset's own public view at the end of the turn (``TableReader``), if any.
     table: object | None = None
+    #: When the turn was adjudicated (``TurnRow.adjudicated_at``); None in older stores.
+    adjudicated_at: str | None = None
     _rolls: list[RollView] | None = field(default=None, repr=False)
 
     @property
@@ -775,5 +777,5 @@ def _turns(folder: Path, turn_rows: list[TurnRow], events: list[EventView],
             number=t.number, year=t.year, events=by_turn.get(t.number, []),
             roll_rows=rolls.get(t.number, []), commentary=commentary,
             defaulted=sorted(str(h) for h in json.loads(t.defaulted or "[]")),
-            battles=by_turn_battles.get(t.number, [])))
+            battles=by_turn_battles.get(t.number, []), adjudicated_at=t.adjudicated_at))
     return turns

@@ -1,8 +1,10 @@
 """Machine-read files: the Atom feed of turns, the sitemap, the search index.
 
-No clock is read: a turn's ``updated`` date is the first day of its game
-year, so a rebuild gives the same bytes. Without a base URL the sitemap lists
-paths relative to the site's root.
+No clock is read: a turn's entry is dated by when it was adjudicated, as the
+store keeps it (``TurnRow.adjudicated_at``), so a rebuild gives the same
+bytes; a turn stored before that was kept falls back to the first day of its
+game year. A sitemap needs absolute addresses (``<loc>`` must be a full URL),
+so it is written only when the build is given a base URL.
 """
 
 from __future__ import annotations
@@ -10,12 +12,18 @@ from __future__ import annotations
 import json
 from xml.sax.saxutils import escape, quoteattr
 
+from chronicle.publish.data import TurnView
 from chronicle.publish.pages import SiteContext, Write, claim, turn_told
 from chronicle.rulesets import descriptor
 
 
 def _stamp(year: int) -> str:
     return f"{max(year, 1):04d}-01-01T00:00:00Z"
+
+
+def _dated(turn: TurnView) -> str:
+    """When a turn's entry was published: its adjudication, else its game year."""
+    return turn.adjudicated_at or _stamp(turn.year)
 
 
 FEED_TURNS = 20
@@ -39,23 +47,28 @@ def build_feed(ctx: SiteContext, write: Write) -> None:
     slug = data.campaign.slug
     base = f"{base_url.rstrip('/')}/{ctx.prefix}" if base_url else ""
     author = ctx._("The arbiter")
-    updated = _stamp(data.turns[-1].year if data.turns else data.campaign.start_year)
+    shown = list(reversed(data.turns[-FEED_TURNS:]))
+    # The feed changed when its newest entry did (a rollback can make an
+    # entry older than the one it replaced: the latest date of all counts).
+    updated = max((_dated(t) for t in shown), default=_stamp(data.campaign.start_year))
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
              f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang={quoteattr(data.campaign.language)}>',
              f"<title>{escape(data.campaign.title)}</title>",
              f"<id>urn:chronicle:{escape(slug)}</id>",
              f"<updated>{updated}</updated>",
-             f'<link rel="alternate" href={quoteattr(base + "index.html")}/>',
+             f'<link rel="self" type="application/atom+xml" href={quoteattr(base + "feed.atom")}/>',
+             f'<link rel="alternate" type="text/html" href={quoteattr(base + "index.html")}/>',
              f"<author><name>{escape(author)}</name></author>"]
     calendar = descriptor(data.campaign.ruleset).calendar
-    for turn in reversed(data.turns[-FEED_TURNS:]):
+    for turn in shown:
         href = f"{base}turns/turn-{turn.number:03d}/index.html"
         told = "".join(f"<p>{text}</p>" for _e, text in turn_told(ctx, turn))
         title = calendar.title(turn.number, turn.year, ctx._)
         lines += ["<entry>", f"<title>{escape(title)}</title>",
                   f"<id>urn:chronicle:{escape(slug)}:turn:{turn.number}</id>",
-                  f"<updated>{_stamp(turn.year)}</updated>",
-                  f"<link rel=\"alternate\" href={quoteattr(href)}/>",
+                  f"<published>{_dated(turn)}</published>",
+                  f"<updated>{_dated(turn)}</updated>",
+                  f'<link rel="alternate" type="text/html" href={quoteattr(href)}/>',
                   f'<content type="html">{escape(told)}</content>', "</entry>"]
     lines.append("</feed>")
     write(ctx.prefix + "feed.atom", "\n".join(lines) + "\n")
@@ -85,8 +98,15 @@ def build_search_index(ctx: SiteContext, write: Write) -> None:
 
 
 def build_sitemap(paths: list[str], write: Write, base_url: str = "") -> None:
-    """``sitemap.xml`` of every HTML page written (sorted)."""
-    base = base_url.rstrip("/") + "/" if base_url else ""
+    """``sitemap.xml`` of every HTML page written (sorted), with a base URL only.
+
+    The sitemaps protocol asks for full URLs in ``<loc>``: without a base URL
+    there is none to give, and a sitemap of relative paths would be refused by
+    every reader, so none is written (an earlier build's is then removed).
+    """
+    if not base_url:
+        return
+    base = base_url.rstrip("/") + "/"
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
              '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
     lines += [f"<url><loc>{escape(base + p)}</loc></url>"
