@@ -235,8 +235,9 @@ def rollback(campaign: Path, to: int) -> None:
 
 @cli.command()
 @CAMPAIGN
-@click.option("--format", "fmt", type=click.Choice(["json", "gedcom"]), default="json",
-              show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["json", "gedcom", "gedcom7"]),
+              default="json", show_default=True,
+              help="json (DESIGN.md), gedcom (GEDCOM 5.5.1) or gedcom7 (GEDCOM 7.0).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @refusals
 def export(campaign: Path, fmt: str, output: Path | None) -> None:
@@ -258,7 +259,8 @@ def export(campaign: Path, fmt: str, output: Path | None) -> None:
         text = json.dumps(export_json(camp, state, events, row=row),
                           indent=1, sort_keys=False, ensure_ascii=False) + "\n"
     else:
-        text = export_gedcom(camp, state)
+        text = export_gedcom(camp, state, events,
+                             version="7.0" if fmt == "gedcom7" else "5.5.1")
     if output is None:
         click.echo(text, nl=False)
     else:

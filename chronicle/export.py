@@ -1,4 +1,4 @@
-"""Machine-readable exports: JSON (DESIGN.md contract) and GEDCOM 5.5.1."""
+"""Machine-readable exports: JSON (DESIGN.md contract) here; GEDCOM in ``chronicle.gedcom``."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 from adjudicator.state import GameState
 from chronicle.campaign import Campaign
+from chronicle.gedcom import export_gedcom
 from chronicle.models import (
     HOUSE_FIELDS,
     MARRIAGE_FIELDS,
@@ -16,6 +17,8 @@ from chronicle.models import (
     EventRow,
     values,
 )
+
+__all__ = ["export_gedcom", "export_json"]
 
 
 def export_json(campaign: Campaign, state: GameState, events: list[EventRow],
@@ -65,44 +68,3 @@ def export_json(campaign: Campaign, state: GameState, events: list[EventRow],
     data.update(campaign.descriptor.export_sections(
         state, [(e.turn, e.kind, json.loads(e.payload)) for e in events if e.public]))
     return data
-
-
-def _gedcom_name(name: str) -> str:
-    return name.replace("@", "").replace("/", "").replace("\n", " ")
-
-
-def export_gedcom(campaign: Campaign, state: GameState) -> str:
-    """GEDCOM 5.5.1: individuals and families, reference numbers as REFN."""
-    persons = sorted(state.persons.values(), key=lambda p: p.seq)
-    index = {p.id: f"@I{i}@" for i, p in enumerate(persons, start=1)}
-    lines = ["0 HEAD", "1 SOUR CHRONICLE", "1 GEDC", "2 VERS 5.5.1", "2 FORM LINEAGE-LINKED",
-             "1 CHAR UTF-8", f"1 NOTE {_gedcom_name(campaign.title)}"]
-    families: dict[tuple[str | None, str | None], str] = {}
-    for m in state.marriages:
-        families.setdefault((m.husband, m.wife), f"@F{len(families) + 1}@")
-    for p in persons:
-        if p.father or p.mother:
-            families.setdefault((p.father, p.mother), f"@F{len(families) + 1}@")
-    for p in persons:
-        lines += [f"0 {index[p.id]} INDI", f"1 NAME {_gedcom_name(p.name)}",
-                  f"1 SEX {p.sex}", "1 BIRT", f"2 DATE {p.born}"]
-        if p.died is not None:
-            lines += ["1 DEAT", f"2 DATE {p.died}", f"2 CAUS {_gedcom_name(p.death_cause or '')}"]
-        for dynasty, ref in sorted(p.refs.items()):
-            lines += [f"1 REFN {ref}", f"2 TYPE {dynasty}"]
-        for (husband, wife), fid in families.items():
-            if p.id in (husband, wife):
-                lines.append(f"1 FAMS {fid}")
-            if (p.father, p.mother) == (husband, wife):
-                lines.append(f"1 FAMC {fid}")
-    for (husband, wife), fid in families.items():
-        lines.append(f"0 {fid} FAM")
-        if husband:
-            lines.append(f"1 HUSB {index[husband]}")
-        if wife:
-            lines.append(f"1 WIFE {index[wife]}")
-        for p in persons:
-            if (p.father, p.mother) == (husband, wife):
-                lines.append(f"1 CHIL {index[p.id]}")
-    lines.append("0 TRLR")
-    return "\n".join(lines) + "\n"
