@@ -265,8 +265,13 @@ def load_rules(ruleset: str, spec: dict[str, Any], text: str = "") -> dict[str, 
     return deep_merge(rules, overrides)
 
 
-def load_campaign(root: Path) -> Campaign:
-    """Read and check ``campaign.toml`` and ``secrets.toml``."""
+def load_campaign(root: Path, *, seed: str | None = None) -> Campaign:
+    """Read and check ``campaign.toml`` and ``secrets.toml``.
+
+    ``seed``: the seed as a finished campaign's store reveals it, for a folder
+    that may come without ``secrets.toml`` (``chronicle verify``); it is
+    checked against the commitment all the same.
+    """
     root = root.resolve()
     if not root.is_dir():
         raise CampaignError(f"{root}: not a campaign folder")
@@ -284,8 +289,9 @@ def load_campaign(root: Path) -> Campaign:
         raise _refused(err) from None
     if spec.get("language", "en") not in ("en", "fr"):
         raise CampaignError(f"{CAMPAIGN_FILE}: language must be 'en' or 'fr'")
-    secrets = read_toml(root / SECRETS_FILE, SECRETS_FILE, inside=root, secret=True)
-    seed = secrets.get("seed")
+    if seed is None:
+        secrets = read_toml(root / SECRETS_FILE, SECRETS_FILE, inside=root, secret=True)
+        seed = secrets.get("seed")
     if not isinstance(seed, str) or not seed:
         raise CampaignError(f"{SECRETS_FILE}: 'seed' must be a non-empty string")
     commitment = spec.get("seed_commitment")

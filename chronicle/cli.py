@@ -353,6 +353,35 @@ def end(campaign: Path) -> None:
 
 
 @cli.command()
+@CAMPAIGN
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              required=True, help="The bundle to write (FILE.zip).")
+@refusals
+def archive(campaign: Path, output: Path) -> None:
+    """The archivist's bundle: campaign folder, exports, site and SHA256SUMS."""
+    from chronicle.archive import make_bundle
+
+    bundle = make_bundle(load_campaign(campaign), output)
+    what = ("the whole campaign (ended)" if bundle.ended else
+            "what is public so far: no seed, orders, reports or store until 'chronicle end'")
+    click.echo(f"Bundle written to {bundle.path}: {bundle.files} files, {what}.")
+
+
+@cli.command()
+@click.argument("target", metavar="CAMPAIGN-OR-BUNDLE",
+                type=click.Path(exists=True, path_type=Path))
+@refusals
+def verify(target: Path) -> None:
+    """Replay every turn from the revealed seed and compare it with the store."""
+    from chronicle.verify import verify as check_replay
+
+    verdict = check_replay(target)
+    click.echo(verdict.message)
+    if not verdict.ok:
+        sys.exit(1)
+
+
+@cli.command()
 @click.option("--ruleset", type=RULESET, default=DEFAULT, show_default=True)
 @click.option("--turns", type=click.IntRange(min=1), default=None,
               help="Turns to play (default: the whole campaign).")

@@ -295,6 +295,58 @@ class WealthView:
     best_cash_in: int = 0
 
 
+@dataclass(frozen=True)
+class RealmView:
+    """A house as it stood at the end of a turn (issue 18: the state of the realms)."""
+
+    house: str
+    ruler: str | None
+    #: The first three in the line of succession after the ruler (A3, A6).
+    heirs: tuple[str, ...]
+    treasury: int
+    living: int
+    eliminated: bool
+
+
+HEIRS_SHOWN = 3
+
+
+class RealmsSource:
+    """The realms at the end of a turn, read from the turn's snapshot when first asked.
+
+    Like ``MapSource``: the snapshot is the whole state, secrets included, so it
+    stays inside; what comes out is one ``RealmView`` per house. Decoded by the
+    process that renders the turn's page, and only then.
+    """
+
+    __slots__ = ("_snapshot", "_views")
+
+    def __init__(self, snapshot: bytes) -> None:
+        self._snapshot = snapshot
+        self._views: tuple[RealmView, ...] | None = None
+
+    def views(self) -> tuple[RealmView, ...]:
+        if self._views is None:
+            # A turn's snapshot holds the living only: all the realms need.
+            self._views = realms_of(load_snapshot(self._snapshot))
+        return self._views
+
+
+def realms_of(state: GameState) -> tuple[RealmView, ...]:
+    """Each house of ``state`` (by id): its ruler, heirs, treasury and living members,
+    counted as the house pages count them (``_houses``)."""
+    living = [p for p in state.persons.values() if p.died is None]
+    views = []
+    for h in sorted(state.houses.values(), key=lambda h: h.id):
+        members = [p for p in living if h.id in p.refs or p.dynasty == h.id]
+        line = sorted((p for p in members if h.id in p.refs and not p.widowed_queen),
+                      key=lambda p: p.refs[h.id])
+        heirs = tuple(p.id for p in line if p.id != h.ruler)[:HEIRS_SHOWN]
+        views.append(RealmView(house=h.id, ruler=h.ruler, heirs=heirs, treasury=h.treasury,
+                               living=len(members), eliminated=h.eliminated))
+    return tuple(views)
+
+
 @dataclass
 class TurnView:
     number: int
@@ -310,6 +362,7 @@ class TurnView:
     table: object | None = None
     #: When the turn was adjudicated (``TurnRow.adjudicated_at``); None in older stores.
     adjudicated_at: str | None = None
+    _realms: RealmsSource | None = field(default=None, repr=False)
     _rolls: list[RollView] | None = field(default=None, repr=False)
 
     @property
@@ -326,6 +379,12 @@ class TurnView:
                          faces=tuple(map(int, faces)), total=total)
                 for seq, phase, purpose, subject, dice, faces, total in self.roll_values()]
         return self._rolls
+
+    @property
+    def realms(self) -> tuple[RealmView, ...]:
+        """Each house at the end of the turn, from the turn's own snapshot: what an
+        archivist reads the turn by without replaying it."""
+        return self._realms.views() if self._realms is not None else ()
 
     def roll_values(self) -> list[tuple[Any, ...]]:
         """The rolls as plain tuples (``RollView``'s fields in order), faces decoded."""
@@ -382,6 +441,9 @@ class CampaignView:
     #: Once ended: every epidemic threshold drawn, as (y, drawn in turn, replaced in
     #: turn or None), so that players can check each epidemic (RULES.md A5.4).
     epidemic_thresholds: tuple[tuple[int, int, int | None], ...] = ()
+    #: Once ended: the archive bundle's file, beside the campaign's home page
+    #: (``chronicle archive ... -o <site>/<slug>/<slug>.zip``).
+    bundle: str | None = None
 
 
 @dataclass
@@ -552,12 +614,19 @@ def _lineage(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: li
         turn=final.turn,
         year=final.year,
         epidemic_thresholds=_thresholds(row),
+        bundle=bundle_name(slugify(str(meta.get("slug") or row.slug), "campaign"))
+        if row.seed_revealed is not None else None,
     )
     people = _people(final, _renounced(_json_list(list(renunciations))))
     return Lineage(campaign=campaign, people=people, houses=_houses(final, people),
                    marriages=[MarriageView(husband=m.husband, wife=m.wife, year=m.year)
                               for m in final.marriages],
                    styles=_styles(final), turn_rows=turn_rows, _final=final)
+
+
+def bundle_name(slug: str) -> str:
+    """The file name the site links an ended campaign's archive bundle by."""
+    return f"{slug}.zip"
 
 
 def _thresholds(row: CampaignRow) -> tuple[tuple[int, int, int | None], ...]:
@@ -591,6 +660,7 @@ def _assemble(folder: Path, lineage: Lineage, event_rows: Sequence[Any],
     now = table(final, lineage.campaign.turn, language) if table is not None else None
     for turn, row in zip(turns, lineage.turn_rows, strict=True):
         last = turn is turns[-1]
+        turn._realms = RealmsSource(row.snapshot)
         if final.provinces:
             turn.map = MapSource(row.snapshot, final if last else None)
         if table is not None:

@@ -1,0 +1,245 @@
+"""``chronicle verify``: replay a finished campaign from its revealed seed.
+
+Every turn is adjudicated again, from the seed the store revealed at
+``chronicle end``, ``campaign.toml`` and the order files, into a fresh store in
+a temporary folder; the replay's JSON export must equal the stored one, and
+every die it throws (secret ones included) the die the store recorded. The
+first difference is told. A bundle (``chronicle archive``) is checked against
+its ``SHA256SUMS`` first, and its ``export.json`` against the replay too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import stat
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from chronicle.archive import SUMS, json_text
+from chronicle.campaign import STORE_FILE, CampaignError, load_campaign, seed_commitment
+from chronicle.export import export_json
+from chronicle.store import Store, StoreError
+
+#: The most a bundle may unpack to, and hold files: a bundle may come from anyone.
+MAX_UNPACKED = 4 * 1024 * 1024 * 1024
+MAX_ENTRIES = 1_000_000
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    message: str
+    turns: int = 0
+    dice: int = 0
+
+
+def verify(target: Path) -> Verdict:
+    """Verify a campaign folder, or an archive bundle (a ``.zip``)."""
+    if target.is_file():
+        with tempfile.TemporaryDirectory(prefix="chronicle-verify-") as tmp:
+            folder, sums = _unpack(target, Path(tmp) / "bundle")
+            if sums is not None:
+                return Verdict(False, sums)
+            # Named as the bundle's top folder, as the campaign's own was: a
+            # campaign.toml without a slug takes its folder's name.
+            root = Path(tmp) / "campaign" / folder.name
+            root.parent.mkdir()
+            (folder / "campaign").rename(root)
+            verdict = verify_folder(root)
+            if not verdict.ok:
+                return verdict
+            return _check_bundle_export(root, folder / "export.json", verdict)
+    if not target.is_dir():
+        raise CampaignError(f"{target}: neither a campaign folder nor an archive bundle")
+    return verify_folder(target)
+
+
+def _unpack(bundle: Path, into: Path) -> tuple[Path, str | None]:
+    """Unpack ``bundle`` safely; its top folder, and what its sums say is wrong (or None)."""
+    try:
+        archive = zipfile.ZipFile(bundle)
+    except (zipfile.BadZipFile, OSError) as err:
+        raise CampaignError(f"{bundle.name}: not an archive bundle ({err})") from None
+    with archive:
+        members = archive.infolist()
+        if len(members) > MAX_ENTRIES or sum(m.file_size for m in members) > MAX_UNPACKED:
+            raise CampaignError(f"{bundle.name}: larger than any campaign's bundle")
+        tops = {PurePosixPath(m.filename).parts[0] for m in members if m.filename}
+        if len(tops) != 1:
+            raise CampaignError(f"{bundle.name}: a bundle holds one top folder, not "
+                                f"{len(tops)}")
+        top = tops.pop()
+        for member in members:
+            path = PurePosixPath(member.filename)
+            mode = member.external_attr >> 16
+            if (path.is_absolute() or ".." in path.parts or "\\" in member.filename
+                    or stat.S_ISLNK(mode)):
+                raise CampaignError(f"{bundle.name}: {member.filename}: a link, or a path "
+                                    "leading out of the bundle; refused")
+            if member.is_dir():
+                continue
+            target = into.joinpath(*path.parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with archive.open(member) as source, open(target, "xb") as sink:
+                sink.write(source.read())
+    folder = into / top
+    return folder, _check_sums(folder)
+
+
+def _check_sums(folder: Path) -> str | None:
+    """What ``sha256sum -c SHA256SUMS`` would find wrong, or None."""
+    sums = folder / SUMS
+    if not sums.is_file():
+        return f"{SUMS}: missing from the bundle"
+    listed: dict[str, str] = {}
+    for number, line in enumerate(sums.read_text(encoding="utf-8").splitlines(), start=1):
+        escaped = line.startswith("\\")
+        digest, sep, name = line.removeprefix("\\").partition("  ")
+        if not sep or len(digest) != 64:
+            return f"{SUMS}:{number}: not a sha256sum line"
+        if escaped:
+            name = name.replace("\\\\", "\0").replace("\\n", "\n").replace("\\r", "\r") \
+                .replace("\0", "\\")
+        listed[name] = digest
+    present = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+    present.discard(SUMS)
+    for name in sorted(present | set(listed)):
+        if name not in listed:
+            return f"{name}: in the bundle, but not in {SUMS}"
+        if name not in present:
+            return f"{name}: listed in {SUMS}, but missing from the bundle"
+        if hashlib.sha256((folder / name).read_bytes()).hexdigest() != listed[name]:
+            return f"{name}: its SHA-256 is not the one {SUMS} gives"
+    return None
+
+
+def verify_folder(root: Path) -> Verdict:
+    """Replay the campaign in ``root`` from its revealed seed and compare."""
+    from chronicle import runner
+
+    store_path = root / STORE_FILE
+    if store_path.is_symlink() or not store_path.is_file():
+        return Verdict(False, f"{STORE_FILE}: not there; a bundle made before "
+                              "'chronicle end' holds no store, and nothing can be replayed "
+                              "until the seed is revealed")
+    try:
+        stored = Store.open(store_path)
+    except StoreError as err:
+        raise CampaignError(str(err)) from None
+    try:
+        row = stored.campaign()
+        if row.seed_revealed is None:
+            return Verdict(False, "the seed is not revealed yet (the campaign has not "
+                                  "ended: 'chronicle end'); nothing can be replayed")
+        seed = row.seed_revealed
+        if seed_commitment(seed) != row.seed_commitment:
+            return Verdict(False, "the revealed seed does not match the store's commitment")
+        campaign = load_campaign(root, seed=seed)
+        ruleset = runner.ruleset_of(campaign)
+        last = stored.last_turn()
+        expected = export_json(campaign, stored.state(), stored.events(), row=row)
+        expected_dice = _dice(stored)
+    finally:
+        stored.engine.dispose()
+    with tempfile.TemporaryDirectory(prefix="chronicle-replay-") as tmp:
+        replay, state = runner.create_store(campaign, ruleset, Path(tmp) / STORE_FILE)
+        try:
+            for turn in range(1, last + 1):
+                if not campaign.orders_dir(turn).is_dir():
+                    return Verdict(False, f"orders/turn-{turn:03d}/: missing, but the store "
+                                          f"holds turn {turn}")
+                if state.finished:
+                    return Verdict(False, f"the replay ends after turn {state.turn}; the "
+                                          f"store goes on to turn {last}")
+                outcome = runner.resolve_next(campaign, ruleset, state)
+                replay.commit_turn(state, outcome.result, outcome.orders)
+                state = outcome.result.state
+            replay.reveal(seed, campaign.descriptor.revealed(replay.secret_rolls()))
+            actual = export_json(campaign, replay.state(), replay.events(),
+                                 row=replay.campaign())
+            actual_dice = _dice(replay)
+        finally:
+            replay.engine.dispose()
+    difference = first_difference(expected, actual)
+    if difference is not None:
+        return Verdict(False, f"the replay differs from the store: {difference}", last)
+    for index, (was, now) in enumerate(zip(expected_dice, actual_dice, strict=False)):
+        if was != now:
+            return Verdict(False, f"the replay differs from the store: die {index + 1} "
+                                  f"(turn {was[0]}, {was[2]}, #{was[1]}, {was[3]}): the store "
+                                  f"recorded {was[6]}, the replay threw {now[6]}", last)
+    if len(expected_dice) != len(actual_dice):
+        return Verdict(False, f"the replay threw {len(actual_dice)} dice; the store "
+                              f"recorded {len(expected_dice)}", last)
+    return Verdict(True, f"verified: {last} turns replayed from the revealed seed give "
+                         f"the stored export, and all {len(actual_dice)} dice", last,
+                   len(actual_dice))
+
+
+def _check_bundle_export(root: Path, export: Path, verdict: Verdict) -> Verdict:
+    """The bundle's ``export.json`` must be the export of its store, which was replayed."""
+    store = Store.open(root / STORE_FILE)
+    try:
+        row = store.campaign()
+        campaign = load_campaign(root, seed=row.seed_revealed)
+        data = export_json(campaign, store.state(), store.events(), row=row)
+    finally:
+        store.engine.dispose()
+    shipped = export.read_text(encoding="utf-8")
+    if shipped != json_text(data):
+        difference = first_difference(data, json.loads(shipped), ("the store", "export.json"))
+        return Verdict(False, f"export.json is not the export of the bundle's store: "
+                              f"{difference or 'laid out otherwise'}", verdict.turns)
+    return verdict
+
+
+def _dice(store: Store) -> list[tuple[Any, ...]]:
+    from sqlmodel import Session, col, select
+
+    from chronicle.models import RollRow
+
+    with Session(store.engine) as session:
+        rows = session.exec(select(RollRow).order_by(col(RollRow.turn), col(RollRow.seq)))
+        return [(r.turn, r.seq, r.phase, r.purpose, r.subject, r.dice, r.faces, r.total,
+                 r.secret) for r in rows]
+
+
+def first_difference(expected: Any, actual: Any,
+                     names: tuple[str, str] = ("the store", "the replay")) -> str | None:
+    """Where two JSON values first differ, in words, or None if they are equal."""
+    for where, was, now in _differences(expected, actual, ""):
+        return (f"at {where or 'the top'}: {names[0]} says {_short(was)}, "
+                f"{names[1]} {_short(now)}")
+    return None
+
+
+def _differences(expected: Any, actual: Any, path: str) -> Iterator[tuple[str, Any, Any]]:
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key in [*expected, *(k for k in actual if k not in expected)]:
+            if key not in actual or key not in expected:
+                yield f"{path}.{key}".lstrip("."), expected.get(key, "(nothing)"), \
+                    actual.get(key, "(nothing)")
+                return
+            yield from _differences(expected[key], actual[key], f"{path}.{key}".lstrip("."))
+        return
+    if isinstance(expected, list) and isinstance(actual, list):
+        for index, (was, now) in enumerate(zip(expected, actual, strict=False)):
+            label = f"{path}[{index}]"
+            if isinstance(was, dict) and "id" in was:
+                label += f" ({was['id']})"
+            yield from _differences(was, now, label)
+        if len(expected) != len(actual):
+            yield f"{path} (length)", len(expected), len(actual)
+        return
+    if expected != actual or type(expected) is not type(actual):
+        yield path, expected, actual
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 160 else text[:157] + "..."
