@@ -360,6 +360,7 @@ def end(campaign: Path) -> None:
 def archive(campaign: Path, output: Path) -> None:
     """The archivist's bundle: campaign folder, exports, site and SHA256SUMS."""
     from chronicle.archive import make_bundle
+    from chronicle.campaign import load_campaign
 
     bundle = make_bundle(load_campaign(campaign), output)
     what = ("the whole campaign (ended)" if bundle.ended else
