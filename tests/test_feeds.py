@@ -105,3 +105,36 @@ def test_a_store_from_before_the_date_was_kept_still_builds(campaign: Path,
     again = tmp_path / "again"
     build_site([old], again)
     assert site_files(again) == site_files(out)
+
+
+def test_the_store_keeps_when_each_turn_was_adjudicated(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Entries dated by when each turn was adjudicated (stored in the store ...)": the
+    clock by default; SOURCE_DATE_EPOCH, the reproducible-builds convention, stands
+    for it; a bad value is refused in words."""
+    from cli_support import run
+
+    from chronicle.campaign import CampaignError
+    from chronicle.runner import adjudication_time
+
+    root = tmp_path / "c"
+    assert run("new", root, "--ruleset", "dynasty", "--seed", "clock").exit_code == 0
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    before = time.time()
+    (root / "orders" / "turn-001").mkdir(parents=True, exist_ok=True)
+    assert run("adjudicate", root).exit_code == 0
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    (root / "orders" / "turn-002").mkdir(parents=True, exist_ok=True)
+    assert run("adjudicate", root).exit_code == 0
+    con = sqlite3.connect(root / "chronicle.sqlite")
+    stamps = [s for (s,) in con.execute("SELECT adjudicated_at FROM turns ORDER BY number")]
+    con.close()
+    assert before - 1 <= _epoch(stamps[0]) <= time.time() + 1
+    assert stamps[1] == "2026-01-01T00:00:00Z"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "next tuesday")
+    (root / "orders" / "turn-003").mkdir(parents=True, exist_ok=True)
+    refused = run("adjudicate", root)
+    assert refused.exit_code == 1
+    assert "SOURCE_DATE_EPOCH='next tuesday': not a number of seconds" in refused.output
+    with pytest.raises(CampaignError, match="SOURCE_DATE_EPOCH"):
+        adjudication_time()

@@ -117,9 +117,13 @@ def test_store_turn_cannot_be_committed_twice(tmp_path: Path) -> None:
     assert store_dump(camp.store_path) == before
 
 
-def test_store_rollback_then_replay_gives_the_identical_store(tmp_path: Path) -> None:
+def test_store_rollback_then_replay_gives_the_identical_store(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`chronicle rollback --to N` "returns the store to the end of turn N"; re-adjudicating
-    the same orders gives the same store (compared through the JSON export and rows)."""
+    the same orders gives the same store (compared through the JSON export and rows).
+    The store keeps when each turn was adjudicated (issue 18, for the feed): the same
+    clock (SOURCE_DATE_EPOCH) is part of "the same"."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
     root = _campaign(tmp_path, turns=4)
     db = root / "chronicle.sqlite"
     export_before, rows_before = _export(root), store_dump(db)
@@ -145,9 +149,13 @@ def test_store_rollback_to_zero_restores_the_start(tmp_path: Path) -> None:
     assert store.events(public_only=False) == []
 
 
-def test_store_same_seed_and_orders_give_identical_exports(tmp_path: Path) -> None:
+def test_store_same_seed_and_orders_give_identical_exports(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """DESIGN.md: "Running a turn twice with the same orders gives the same store." Two
-    campaigns with the same seed and the same built-in players, in separate folders."""
+    campaigns with the same seed and the same built-in players, in separate folders,
+    adjudicated by the same clock (SOURCE_DATE_EPOCH: the store keeps when each turn
+    was adjudicated, issue 18)."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
     first = _campaign(tmp_path / "a", turns=5)
     second = _campaign(tmp_path / "b", turns=5)
     assert _export(first) == _export(second)
