@@ -240,7 +240,7 @@ def test_the_documented_reroll_script_agrees_with_the_recorded_dice(
     changed = tmp_path / "changed.sqlite"
     shutil.copy(store, changed)
     con = sqlite3.connect(changed)
-    seq, faces, dice = con.execute("SELECT seq, faces, dice FROM rolls WHERE turn = 5 "
+    seq, faces = con.execute("SELECT seq, faces FROM rolls WHERE turn = 5 "
                                    "AND dice = '2d6' ORDER BY seq LIMIT 1").fetchone()
     first = json.loads(faces)
     first[0] = first[0] % 6 + 1

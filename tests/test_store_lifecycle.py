@@ -38,11 +38,11 @@ from chronicle.store import Store
 root, ready, go = (Path(a) for a in sys.argv[1:4])
 real = Store.commit_turn
 
-def paused(self, *args):
+def paused(self, *args, **kwargs):
     ready.write_text("resolved")
     while not go.exists():
         time.sleep(0.02)
-    return real(self, *args)
+    return real(self, *args, **kwargs)
 
 Store.commit_turn = paused
 runner.adjudicate(load_campaign(root))
