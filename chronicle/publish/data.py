@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -327,23 +328,32 @@ class RealmsSource:
 
     def views(self) -> tuple[RealmView, ...]:
         if self._views is None:
-            # A turn's snapshot holds the living only: all the realms need.
-            self._views = realms_of(load_snapshot(self._snapshot))
+            self._views = realms_of(json.loads(zlib.decompress(self._snapshot)))
         return self._views
 
 
-def realms_of(state: GameState) -> tuple[RealmView, ...]:
-    """Each house of ``state`` (by id): its ruler, heirs, treasury and living members,
-    counted as the house pages count them (``_houses``)."""
-    living = [p for p in state.persons.values() if p.died is None]
+def realms_of(snapshot: Mapping[str, Any]) -> tuple[RealmView, ...]:
+    """Each house of a turn's snapshot (by id): its ruler, heirs, treasury and living
+    members, counted as the house pages count them (``_houses``).
+
+    Read from the snapshot's plain data (``GameState.to_dict``), not a decoded
+    state: a long campaign has a snapshot a turn, and building the state's
+    objects cost twice what the rest of the decoding does; a turn's snapshot
+    holds the living only, all the realms need.
+    """
+    living = [p for p in snapshot.get("persons", []) if p.get("died") is None]
     views = []
-    for h in sorted(state.houses.values(), key=lambda h: h.id):
-        members = [p for p in living if h.id in p.refs or p.dynasty == h.id]
-        line = sorted((p for p in members if h.id in p.refs and not p.widowed_queen),
-                      key=lambda p: p.refs[h.id])
-        heirs = tuple(p.id for p in line if p.id != h.ruler)[:HEIRS_SHOWN]
-        views.append(RealmView(house=h.id, ruler=h.ruler, heirs=heirs, treasury=h.treasury,
-                               living=len(members), eliminated=h.eliminated))
+    for h in sorted(snapshot.get("houses", []), key=lambda h: str(h["id"])):
+        hid = str(h["id"])
+        members = [p for p in living if hid in (p.get("refs") or {}) or p.get("dynasty") == hid]
+        line = sorted((p for p in members
+                       if hid in (p.get("refs") or {}) and not p.get("widowed_queen")),
+                      key=lambda p: str(p["refs"][hid]))
+        ruler = h.get("ruler")
+        heirs = tuple(str(p["id"]) for p in line if p["id"] != ruler)[:HEIRS_SHOWN]
+        views.append(RealmView(house=hid, ruler=ruler, heirs=heirs,
+                               treasury=int(h.get("treasury") or 0),
+                               living=len(members), eliminated=bool(h.get("eliminated"))))
     return tuple(views)
 
 
