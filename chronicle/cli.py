@@ -297,14 +297,21 @@ def template(campaign: Path, auto: tuple[str, ...], personality: str, force: boo
     click.echo(f"Templates for turn {turn} written to {folder}/")
 
 
+def _absolute_url(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    """A base URL is a full address: a sitemap's <loc> and a feed's links must be."""
+    if value and not value.startswith(("https://", "http://")):
+        raise click.BadParameter(f"{value!r}: give the full address, https://...")
+    return value
+
+
 @cli.command()
 @click.argument("campaigns", nargs=-1, required=True,
                 type=click.Path(file_okay=False, path_type=Path))
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
               default=Path("site"), show_default=True)
-@click.option("--base-url", default="", metavar="URL",
+@click.option("--base-url", default="", metavar="URL", callback=_absolute_url,
               help="Where the site will live (https://...), for absolute links in the "
-                   "feed and sitemap; relative links otherwise.")
+                   "feed and a sitemap (written only then: it needs full addresses).")
 @refusals
 def build(campaigns: tuple[Path, ...], output: Path, base_url: str) -> None:
     """Publish the static site; several campaigns form one archive."""

@@ -252,3 +252,29 @@ def test_the_documented_reroll_script_agrees_with_the_recorded_dice(
                             text=True, check=False)
     assert caught.returncode == 1
     assert f"turn 5 roll {seq} " in caught.stdout and "1 differ" in caught.stdout
+
+
+@pytest.mark.parametrize("name", ["europe/../../evil.txt", "/etc/evil.txt", "europe/link"])
+def test_verify_refuses_a_bundle_that_would_write_outside_or_holds_a_link(
+        tmp_path: Path, name: str) -> None:
+    """Standard 5: a received bundle is untrusted input; no path leaves the folder it is
+    unpacked in, and no link is made."""
+    out = tmp_path / "bad.zip"
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("europe/SHA256SUMS", "")
+        info = zipfile.ZipInfo(name)
+        if name.endswith("link"):
+            info.create_system = 3
+            info.external_attr = 0o120777 << 16
+        archive.writestr(info, "/etc/passwd" if name.endswith("link") else "evil")
+    result = run("verify", out)
+    assert result.exit_code == 1
+    assert "refused" in result.output or "one top folder" in result.output
+    assert not (tmp_path.parent / "evil.txt").exists()
+
+
+def test_verify_refuses_what_is_not_a_bundle(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.zip"
+    junk.write_text("not a zip", encoding="utf-8")
+    result = run("verify", junk)
+    assert result.exit_code == 1 and "not an archive bundle" in result.output

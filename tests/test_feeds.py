@@ -138,3 +138,12 @@ def test_the_store_keeps_when_each_turn_was_adjudicated(
     assert "SOURCE_DATE_EPOCH='next tuesday': not a number of seconds" in refused.output
     with pytest.raises(CampaignError, match="SOURCE_DATE_EPOCH"):
         adjudication_time()
+
+
+def test_a_base_url_must_be_a_full_address(campaign: Path, tmp_path: Path) -> None:
+    """A sitemap's <loc> must be a full URL: a relative --base-url is a usage error."""
+    from cli_support import run
+
+    result = run("build", campaign, "-o", tmp_path / "site", "--base-url", "archive/")
+    assert result.exit_code == 2 and "give the full address" in result.output
+    assert not (tmp_path / "site").exists()
