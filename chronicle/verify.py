@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import stat
 import tempfile
 import zipfile
@@ -23,7 +24,7 @@ from typing import Any
 from chronicle.archive import SUMS, json_text
 from chronicle.campaign import STORE_FILE, CampaignError, load_campaign, seed_commitment
 from chronicle.export import export_json
-from chronicle.store import Store, StoreError
+from chronicle.store import Store, StoreError, dump_snapshot, load_snapshot
 
 #: The most a bundle may unpack to, and hold files: a bundle may come from anyone.
 MAX_UNPACKED = 4 * 1024 * 1024 * 1024
@@ -86,7 +87,7 @@ def _unpack(bundle: Path, into: Path) -> tuple[Path, str | None]:
             target = into.joinpath(*path.parts)
             target.parent.mkdir(parents=True, exist_ok=True)
             with archive.open(member) as source, open(target, "xb") as sink:
-                sink.write(source.read())
+                shutil.copyfileobj(source, sink)
     folder = into / top
     return folder, _check_sums(folder)
 
@@ -144,8 +145,13 @@ def verify_folder(root: Path) -> Verdict:
         last = stored.last_turn()
         expected = export_json(campaign, stored.state(), stored.events(), row=row)
         expected_dice = _dice(stored)
+        # Each turn's state as this version writes it (an older version may have
+        # laid the same state out otherwise), to tell the first turn that differs.
+        snapshots = {turn: dump_snapshot(load_snapshot(stored.snapshot(turn)), living_only=True)
+                     for turn in range(1, last + 1)}
     finally:
         stored.engine.dispose()
+    diverged: int | None = None
     with tempfile.TemporaryDirectory(prefix="chronicle-replay-") as tmp:
         replay, state = runner.create_store(campaign, ruleset, Path(tmp) / STORE_FILE)
         try:
@@ -157,7 +163,9 @@ def verify_folder(root: Path) -> Verdict:
                     return Verdict(False, f"the replay ends after turn {state.turn}; the "
                                           f"store goes on to turn {last}")
                 outcome = runner.resolve_next(campaign, ruleset, state)
-                replay.commit_turn(state, outcome.result, outcome.orders)
+                made = replay.commit_turn(state, outcome.result, outcome.orders)
+                if diverged is None and made != snapshots[turn]:
+                    diverged = turn
                 state = outcome.result.state
             replay.reveal(seed, campaign.descriptor.revealed(replay.secret_rolls()))
             actual = export_json(campaign, replay.state(), replay.events(),
@@ -165,12 +173,13 @@ def verify_folder(root: Path) -> Verdict:
             actual_dice = _dice(replay)
         finally:
             replay.engine.dispose()
+    since = f" from turn {diverged} on" if diverged is not None else ""
     difference = first_difference(expected, actual)
     if difference is not None:
-        return Verdict(False, f"the replay differs from the store: {difference}", last)
+        return Verdict(False, f"the replay differs from the store{since}: {difference}", last)
     for index, (was, now) in enumerate(zip(expected_dice, actual_dice, strict=False)):
         if was != now:
-            return Verdict(False, f"the replay differs from the store: die {index + 1} "
+            return Verdict(False, f"the replay differs from the store{since}: die {index + 1} "
                                   f"(turn {was[0]}, {was[2]}, #{was[1]}, {was[3]}): the store "
                                   f"recorded {was[6]}, the replay threw {now[6]}", last)
     if len(expected_dice) != len(actual_dice):
