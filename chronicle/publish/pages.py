@@ -532,10 +532,14 @@ def build_turns(ctx: SiteContext, write: Write) -> None:
         # Asked before telling the turn, which is most of the page's work.
         told = (turn.number, turn.year, told_digest(ctx, turn), turn.commentary,
                 turn.defaulted)
+        # The realms at the turn's end (decoded here once, then shown from
+        # the view) name their rulers and heirs as the page links them.
+        realms = turn.realms
         if not unchanged(ctx, rel, page_print(
                 ctx, "turn.html", told, previous and (previous.number, previous.year),
                 following and (following.number, following.year), battles, map_svg,
-                mentioned(ctx, turn.events, battles))):
+                realms, mentioned(ctx, turn.events, battles,
+                                  [(r.house, r.ruler, r.heirs) for r in realms]))):
             render(ctx, write, "turn.html", rel, turn=turn,
                    sections=sectioned(sentences(ctx, turn.events, _root(rel))),
                    commentary=sanitise_markdown(turn.commentary) if turn.commentary else None,
