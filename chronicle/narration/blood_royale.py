@@ -35,23 +35,49 @@ from adjudicator.rulesets.blood_royale.events import (
     UpkeepPaid,
     WealthRow,
 )
-from chronicle.narration.narrator import Narrator, Payload, says, told_elsewhere
+from chronicle.narration.narrator import (
+    N_,
+    LedgerEntry,
+    Narrator,
+    Payload,
+    ledger,
+    ledger_column,
+    says,
+    told_elsewhere,
+)
 
-# The wealth rows are the wealth page's table; the kingdom order and a
-# counter's move are bookkeeping the next events make plain; the event die
-# is on the dice page, and its effects are events of their own.
-told_elsewhere(WealthRow, KingdomOrderDrawn, CounterMoved, EventDieRolled)
+# The wealth rows are the wealth page's table; a counter's move is
+# bookkeeping the next events make plain; the event die is on the dice
+# page, and its effects are events of their own.
+told_elsewhere(WealthRow, CounterMoved, EventDieRolled)
+
+# The turn's economy as a table (RULES.md B3, B4): one row a house.
+ledger_column("taxes", N_("Taxes"), adds_up=True)
+ledger_column("upkeep", N_("Upkeep"), adds_up=True)
+ledger_column("raised", N_("Armies raised"), adds_up=True)
+ledger_column("raising", N_("Cost of raising"), adds_up=True)
+ledger_column("returned", N_("Armies back in service"), adds_up=True)
+ledger_column("disbanded", N_("Armies disbanded for want of pay"), adds_up=True)
+ledger_column("goods", N_("New goods"), adds_up=False)
+ledger_column("given", N_("Gifts and payments"), adds_up=False)
+
+
+@says(KingdomOrderDrawn)
+def kingdom_order(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("Round %(round)s: the kingdoms moved in this order: %(order)s.",
+                 round=int(pl.get("round", 0)),
+                 order=Markup(", ").join(n.house(h) for h in pl.get("order") or []))
 
 
 @says(BattleFought)
 def battle(n: Narrator, pl: Payload) -> Markup:
     sides = n.joined(n.house(s.get("house")) for s in pl.get("sides", []))
+    title = n.battle(pl.get("id"), pl.get("province"))
     winner = pl.get("winner")
     if winner:
-        return n.fmt("Battle at %(province)s between %(sides)s: %(winner)s prevailed.",
-                     province=n.where(pl.get("province")), sides=sides, winner=n.house(winner))
-    return n.fmt("Battle at %(province)s between %(sides)s: no side prevailed.",
-                 province=n.where(pl.get("province")), sides=sides)
+        return n.fmt("%(battle)s between %(sides)s: %(winner)s prevailed.",
+                     battle=title, sides=sides, winner=n.house(winner))
+    return n.fmt("%(battle)s between %(sides)s: no side prevailed.", battle=title, sides=sides)
 
 
 @says(CashedIn)
@@ -175,9 +201,11 @@ def crowns_paid(n: Narrator, pl: Payload) -> Markup:
 def upkeep(n: Narrator, pl: Payload) -> Markup:
     lost = sum(int(v) for v in (pl.get("disbanded") or {}).values())
     if lost:
-        return n.fmt("%(house)s paid %(amount)s crowns of upkeep and had to disband "
-                     "%(lost)s armies.", house=n.house(pl["house"]),
-                     amount=int(pl.get("amount", 0)), lost=lost)
+        return n.n_fmt("%(house)s paid %(amount)s crowns of upkeep and had to disband "
+                       "%(num)s army.",
+                       "%(house)s paid %(amount)s crowns of upkeep and had to disband "
+                       "%(num)s armies.", lost, house=n.house(pl["house"]),
+                       amount=int(pl.get("amount", 0)))
     return n.fmt("%(house)s paid %(amount)s crowns of upkeep.",
                  house=n.house(pl["house"]), amount=int(pl.get("amount", 0)))
 
@@ -223,3 +251,50 @@ def unit_moved(n: Narrator, pl: Payload) -> Markup | None:
     return n.fmt("Unit %(unit)s of %(house)s marched from %(start)s to %(end)s.",
                  unit=str(pl.get("unit", "")), house=n.house(pl.get("owner")),
                  start=start, end=path[-1])
+
+
+# -- the ledger -----------------------------------------------------------------
+@ledger(TaxesCollected)
+def taxes_entry(n: Narrator, pl: Payload) -> list[LedgerEntry]:
+    return [LedgerEntry(str(pl["house"]), "taxes", int(pl.get("amount", 0)))]
+
+
+@ledger(UpkeepPaid)
+def upkeep_entry(n: Narrator, pl: Payload) -> list[LedgerEntry]:
+    house = str(pl["house"])
+    lost = sum(int(v) for v in (pl.get("disbanded") or {}).values())
+    return [LedgerEntry(house, "upkeep", int(pl.get("amount", 0)))] + (
+        [LedgerEntry(house, "disbanded", lost)] if lost else [])
+
+
+@ledger(ArmiesRaised)
+def raised_entry(n: Narrator, pl: Payload) -> list[LedgerEntry]:
+    house = str(pl["house"])
+    return [LedgerEntry(house, "raised", int(pl.get("armies", 0))),
+            LedgerEntry(house, "raising", int(pl.get("cost", 0)))]
+
+
+@ledger(ArmiesReturned)
+def returned_entry(n: Narrator, pl: Payload) -> list[LedgerEntry]:
+    return [LedgerEntry(str(pl["house"]), "returned", int(pl.get("armies", 0)))]
+
+
+@ledger(ResourceAppeared)
+def resource_entry(n: Narrator, pl: Payload) -> list[LedgerEntry]:
+    return [LedgerEntry(str(pl["house"]), "goods", note=n.fmt(
+        "%(good)s in %(province)s", good=n.good(pl.get("good")),
+        province=n.where(pl.get("province"))))]
+
+
+@ledger(CounterGiven)
+def given_entry(n: Narrator, pl: Payload) -> list[LedgerEntry]:
+    return [LedgerEntry(str(pl["house"]), "given", note=n.fmt(
+        "%(good)s in %(province)s to %(other)s", good=n.good(pl.get("good")),
+        province=n.where(pl.get("province")), other=n.house(pl["to"])))]
+
+
+@ledger(CrownsPaid)
+def paid_entry(n: Narrator, pl: Payload) -> list[LedgerEntry]:
+    return [LedgerEntry(str(pl["house"]), "given", note=n.fmt(
+        "%(amount)s crowns to %(other)s", amount=int(pl.get("amount", 0)),
+        other=n.house(pl["to"])))]

@@ -138,5 +138,7 @@ def widow_returns(n: Narrator, pl: Payload) -> Markup:
 
 @says(UnitsDisbanded)
 def units_disbanded(n: Narrator, pl: Payload) -> Markup:
-    return n.fmt("The units of %(house)s were disbanded: %(units)s.",
-                 house=n.house(pl["house"]), units=", ".join(str(u) for u in pl.get("units", [])))
+    units = [str(u) for u in pl.get("units", [])]
+    return n.n_fmt("The unit of %(house)s was disbanded: %(units)s.",
+                   "The units of %(house)s were disbanded: %(units)s.", len(units),
+                   house=n.house(pl["house"]), units=", ".join(units))

@@ -85,6 +85,8 @@ class Glossary:
     provinces: Mapping[str, str] = field(default_factory=dict)
     cards: Mapping[int, CardNote] = field(default_factory=dict)
     traits: Mapping[str, str] = field(default_factory=dict)
+    #: Battle id -> (the slug of its page, its title), for sentences that link it.
+    battles: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 
 Sentence = Callable[["Narrator", Payload], Markup | None]
@@ -99,6 +101,53 @@ SENTENCES: dict[type[Event], Sentence | None] = {}
 #: victim's page does not list every victim (that would make each page grow
 #: with the epidemic, and the site with the square of its victims).
 IN_A_LIFE: dict[type[Event], Sentence] = {}
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One house's part of an event in the turn's ledger (the economy table).
+
+    ``column`` is a key of ``LEDGER_COLUMNS``; ``amount`` adds up in a
+    number column, ``note`` is listed in a column of notes.
+    """
+
+    house: str
+    column: str
+    amount: int = 0
+    note: Markup | None = None
+
+
+Ledger = Callable[["Narrator", Payload], list[LedgerEntry]]
+
+#: Event class -> its entries in the turn's ledger, for the events a table
+#: tells better than a sentence each (taxes, upkeep...). The sentence stays
+#: the report's; the turn's page shows the table instead.
+LEDGER: dict[type[Event], Ledger] = {}
+
+#: Ledger column key -> (its heading, untranslated; whether it adds up numbers),
+#: in the order the table shows them.
+LEDGER_COLUMNS: dict[str, tuple[str, bool]] = {}
+
+
+def ledger(*classes: type[Event]) -> Callable[[Ledger], Ledger]:
+    """Register the decorated function as the ledger entries of ``classes``."""
+    def register(entries: Ledger) -> Ledger:
+        for cls in classes:
+            if cls in LEDGER:
+                raise TypeError(f"event class {cls.__name__} has two ledger entries")
+            LEDGER[cls] = entries
+        return entries
+    return register
+
+
+def N_(text: str) -> str:
+    """Mark ``text`` for the catalogue; it is translated where it is shown."""
+    return text
+
+
+def ledger_column(key: str, heading: str, *, adds_up: bool) -> None:
+    """Declare a ledger column (see ``LEDGER_COLUMNS``)."""
+    LEDGER_COLUMNS[key] = (heading, adds_up)
 
 
 def says(*classes: type[Event]) -> Callable[[Sentence], Sentence]:
@@ -292,6 +341,20 @@ class Narrator:
         if key not in self._told:
             self._told[key] = str(life(self, event.payload))
         return Markup(str(self._told[key]).replace(ROOT, root))
+
+    def ledger(self, event: Tellable) -> list[LedgerEntry] | None:
+        """The event's ledger entries (links with ``ROOT`` marks), or None if it has none."""
+        cls = EVENT_KINDS.get(event.kind)
+        entries = LEDGER.get(cls) if cls is not None else None
+        return None if entries is None else entries(self, event.payload)
+
+    def battle(self, battle_id: Any, province: Any) -> Markup:
+        """A battle's title, linked to its page when the glossary knows it."""
+        known = self.glossary.battles.get(str(battle_id))
+        if known is None:
+            return self.fmt("Battle of %(province)s", province=self.where(province))
+        slug, title = known
+        return Markup('<a href="%sbattles/%s/index.html">%s</a>') % (Markup(ROOT), slug, _clean(title))
 
     def _tell(self, event: Tellable) -> Markup | None:
         cls = EVENT_KINDS.get(event.kind)

@@ -272,6 +272,11 @@ class BattleView:
     killed: list[str]
     surrendered: list[str]
     destroyed: list[str]
+    #: Set when another battle was fought in the same province that turn, so
+    #: that their titles differ: the round, if theirs differ, else the number
+    #: of the battle among them (``battle_title``).
+    title_round: int | None = None
+    title_number: int = 0
 
     @property
     def commanders(self) -> list[str]:
@@ -813,7 +818,25 @@ def _battles(events: list[EventView], provinces: dict[str, str]) -> dict[str, Ba
             captured=_strings(pl.get("captured")), killed=_strings(pl.get("killed")),
             surrendered=_strings(pl.get("surrendered")),
             destroyed=_strings(pl.get("destroyed")))
+    _distinguish(battles)
     return battles
+
+
+def _distinguish(battles: dict[str, BattleView]) -> None:
+    """Tell apart the titles of battles fought in one province in one turn."""
+    places: dict[tuple[int, str], list[BattleView]] = defaultdict(list)
+    for battle in battles.values():
+        places[(battle.turn, battle.province_id)].append(battle)
+    for same in places.values():
+        if len(same) < 2:
+            continue
+        rounds = [b.round for b in same]
+        by_round = None not in rounds and len(set(rounds)) == len(rounds)
+        for number, battle in enumerate(same, start=1):
+            if by_round:
+                battle.title_round = battle.round
+            else:
+                battle.title_number = number
 
 
 def _dicts(value: Any) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from chronicle.publish import cache, charts, genealogy, mapsvg
 from chronicle.publish.cache import RenderCache
 from chronicle.publish.data import Lineage, MapSource, MapView, SiteData, TurnView
 from chronicle.publish.i18n import translations
-from chronicle.publish.pages import SiteContext, ruler_title
+from chronicle.publish.pages import SiteContext, battle_title, ruler_title
 
 MAP_VERSION = "map-1"
 
@@ -143,13 +143,13 @@ def add_maps(ctx: SiteContext) -> None:
         def drawing(board: MapView) -> str:
             return mapsvg.map_svg(
                 board.provinces, board.units,
-                [mapsvg.MapBattle(id=b.id, province=b.province_id, title=_(
-                    "Battle of %(province)s") % {"province": b.province}) for b in battles],
+                [mapsvg.MapBattle(id=b.id, province=b.province_id, title=battle_title(_, b))
+                 for b in battles],
                 board.houses,
                 lambda bid: f"../battles/{slugs[bid]}/index.html" if bid in slugs else None,
                 labels=words)
 
-        return source.drawn(drawing, cache, repr([(b.id, b.slug, b.province) for b in battles]))
+        return source.drawn(drawing, cache, repr([(b.id, b.slug, battle_title(_, b)) for b in battles]))
 
     for turn in data.turns:
         if turn.map is None:

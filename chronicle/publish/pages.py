@@ -30,6 +30,7 @@ import hashlib
 import re
 import zlib
 from bisect import bisect_left
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,8 +41,17 @@ import markdown  # type: ignore[import-untyped]
 import nh3
 from markupsafe import Markup, escape
 
-from chronicle.narration import Glossary, Narrator
-from chronicle.publish.data import EventView, HouseView, PersonView, SiteData, TurnView
+from chronicle.narration import ROOT, Glossary, Narrator
+from chronicle.narration.narrator import LEDGER_COLUMNS
+from chronicle.publish.data import (
+    BattleView,
+    EventView,
+    HouseView,
+    PersonView,
+    SiteData,
+    TurnView,
+    slugify,
+)
 from chronicle.publish.i18n import translations
 from chronicle.publish.inputs import theme_chain
 from chronicle.publish.svgsafe import checked
@@ -140,10 +150,24 @@ def make_context(data: SiteData, *, archive: bool = True) -> SiteContext:
     campaign = data.campaign
     env = environment(theme_chain(Path(campaign.folder), campaign.theme), campaign.language)
     trans = translations(campaign.language)
+    battles = {b.id: (b.slug, battle_title(trans.gettext, b)) for b in data.battles.values()}
     narrator = Narrator(data.people, data.houses, trans.gettext, trans.ngettext,
-                        Glossary(provinces={p.id: p.name for p in data.provinces.values()}))
+                        Glossary(provinces={p.id: p.name for p in data.provinces.values()},
+                                 battles=battles))
     return SiteContext(data=data, env=env, narrator=narrator,
                        prefix=f"{campaign.slug}/" if archive else "", archive=archive)
+
+
+def battle_title(_: Callable[[str], str], battle: BattleView) -> str:
+    """A battle's title, distinct from that of any other battle of its turn."""
+    values = {"province": battle.province}
+    if battle.title_round is not None:
+        return _("Battle of %(province)s, round %(round)s") % {**values,
+                                                               "round": battle.title_round}
+    if battle.title_number:
+        return _("Battle of %(province)s (%(number)s)") % {**values,
+                                                           "number": battle.title_number}
+    return _("Battle of %(province)s") % values
 
 
 def _root(rel: str) -> str:
@@ -335,6 +359,7 @@ def render(ctx: SiteContext, write: Write, template: str, rel: str, **values: An
         house=lambda hid: narrator.house(hid, root),
         say=lambda event: narrator.sentence(event, root),
         cause=narrator.cause,
+        battle_title=lambda b: battle_title(narrator._, b),
         **values)
     write(ctx.prefix + rel, page)
 
@@ -463,6 +488,7 @@ def sentences(ctx: SiteContext, events: Iterable[EventView], root: str, *,
 
 SECTION_OF_PHASE = {"interphase": "realms", "cash-in": "trade", "wealth": "trade"}
 SECTION_ORDER = ("courts", "realms", "war", "trade")
+_ROUND_PHASE = re.compile(r"(?:movement|battle)-(\d+)$")
 
 
 def section_of(phase: str) -> str:
@@ -472,13 +498,151 @@ def section_of(phase: str) -> str:
     return SECTION_OF_PHASE.get(phase, "courts")
 
 
-def sectioned(told: list[tuple[EventView, Markup]]) -> list[tuple[str, list[tuple[
-        EventView, Markup]]]]:
-    """The sentences of a turn grouped as the courts, the realms, the war and trade."""
-    groups: dict[str, list[tuple[EventView, Markup]]] = {}
-    for event, text in told:
-        groups.setdefault(section_of(event.phase), []).append((event, text))
-    return [(key, groups[key]) for key in SECTION_ORDER if key in groups]
+def round_of(phase: str) -> int | None:
+    """The round of a movement or battle phase (``movement-2`` -> 2)."""
+    match = _ROUND_PHASE.match(phase)
+    return int(match.group(1)) if match else None
+
+
+Told = list[tuple[EventView, Markup]]
+
+
+@dataclass(frozen=True)
+class LedgerTable:
+    """The turn's economy, one row a house (``chronicle.narration.narrator.LEDGER``)."""
+
+    #: (key, heading, whether the column holds numbers).
+    columns: list[tuple[str, str, bool]]
+    #: (house id, one cell a column: a number, or notes joined).
+    rows: list[tuple[str, list[Markup]]]
+
+
+@dataclass(frozen=True)
+class RoundChronicle:
+    """A round of movement: its order of play, then what more than one house shared."""
+
+    number: int
+    order: Told
+    told: Told
+
+
+@dataclass(frozen=True)
+class HouseChronicle:
+    """One house's part of a turn, by kind; the war by round (None outside them)."""
+
+    house: str
+    anchor: str
+    kinds: list[tuple[str, list[tuple[int | None, Told]]]]
+
+
+@dataclass(frozen=True)
+class TurnChronicle:
+    ledger: LedgerTable | None
+    rounds: list[RoundChronicle]
+    houses: list[HouseChronicle]
+    #: Events of no house (a famine's end...), by kind.
+    general: list[tuple[str, Told]]
+
+
+def _actor(event: EventView) -> str | None:
+    """The house that did or underwent the event, if one did."""
+    house = event.payload.get("house")
+    if isinstance(house, str) and house:
+        return house
+    return None
+
+
+def turn_chronicle(ctx: SiteContext, turn: TurnView, root: str) -> TurnChronicle:
+    """A turn told as a story: the economy as a table, the rounds, then house by house.
+
+    An event a ruleset puts in the ledger is shown there instead of as a
+    sentence. An event of the war with no acting house (a battle, a change
+    of control, the order of play) belongs to its round; any other goes to
+    its acting house, else to the first house it concerns.
+    """
+    narrator = ctx.narrator
+    sums: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    notes: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    used: set[str] = set()
+    rounds: dict[int, RoundChronicle] = {}
+    by_house: dict[str, dict[str, dict[int | None, Told]]] = {}
+    general: dict[str, Told] = {}
+    for event in turn.events:
+        entries = narrator.ledger(event)
+        if entries is not None:
+            for entry in entries:
+                used.add(entry.column)
+                if entry.note is not None:
+                    notes[entry.house][entry.column].append(str(entry.note).replace(ROOT, root))
+                else:
+                    sums[entry.house][entry.column] += entry.amount
+            if entries:
+                continue
+        text = narrator.sentence(event, root)
+        if text is None:
+            continue
+        kind = section_of(event.phase)
+        number = round_of(event.phase) if kind == "war" else None
+        actor = _actor(event)
+        if number is not None and actor is None:
+            chronicle = rounds.setdefault(number, RoundChronicle(number, [], []))
+            (chronicle.order if event.kind == "kingdom-order" else chronicle.told).append(
+                (event, text))
+            continue
+        house = actor or (event.houses[0] if event.houses else _court_of(ctx, event))
+        if house is None:
+            general.setdefault(kind, []).append((event, text))
+            continue
+        by_house.setdefault(house, {}).setdefault(kind, {}).setdefault(number, []).append(
+            (event, text))
+    return TurnChronicle(
+        ledger=_ledger_table(ctx, sums, notes, used),
+        rounds=[rounds[n] for n in sorted(rounds)],
+        houses=[HouseChronicle(
+            house=hid, anchor=f"house-{_house_slug(ctx, hid)}",
+            kinds=[(kind, sorted(kinds[kind].items(), key=lambda pair: pair[0] or 0))
+                   for kind in SECTION_ORDER if kind in kinds])
+            for hid, kinds in sorted(by_house.items(), key=lambda pair: _house_key(ctx, pair[0]))],
+        general=[(kind, general[kind]) for kind in SECTION_ORDER if kind in general])
+
+
+def _court_of(ctx: SiteContext, event: EventView) -> str | None:
+    """The house of the first person the event names who has one (a queen's court)."""
+    for pid in event.subjects:
+        person = ctx.data.people.get(pid)
+        if person is not None and (person.court or person.dynasty):
+            return person.court or person.dynasty
+    return None
+
+
+def _house_slug(ctx: SiteContext, hid: str) -> str:
+    house = ctx.data.houses.get(hid)
+    return house.slug if house is not None else slugify(hid, "house")
+
+
+def _house_key(ctx: SiteContext, hid: str) -> tuple[str, str]:
+    house = ctx.data.houses.get(hid)
+    return (house.name if house is not None else hid, hid)
+
+
+def _ledger_table(ctx: SiteContext, sums: Mapping[str, Mapping[str, int]],
+                  notes: Mapping[str, Mapping[str, list[str]]],
+                  used: set[str]) -> LedgerTable | None:
+    if not used:
+        return None
+    columns = [(key, ctx._(heading), adds_up) for key, (heading, adds_up)
+               in LEDGER_COLUMNS.items() if key in used]
+    rows = []
+    for hid in sorted(set(sums) | set(notes), key=lambda h: _house_key(ctx, h)):
+        cells = []
+        for key, _heading, adds_up in columns:
+            if adds_up:
+                amount = sums.get(hid, {}).get(key)
+                cells.append(Markup(str(amount)) if amount is not None else Markup(""))
+            else:
+                cells.append(Markup("<br>".join(notes.get(hid, {}).get(key, []))))
+        rows.append((hid, cells))
+    return LedgerTable(columns=columns, rows=rows)
 
 
 def title_of(ctx: SiteContext, person: PersonView) -> str | None:
@@ -541,7 +705,7 @@ def build_turns(ctx: SiteContext, write: Write) -> None:
                 realms, mentioned(ctx, turn.events, battles,
                                   [(r.house, r.ruler, r.heirs) for r in realms]))):
             render(ctx, write, "turn.html", rel, turn=turn,
-                   sections=sectioned(sentences(ctx, turn.events, _root(rel))),
+                   chronicle=turn_chronicle(ctx, turn, _root(rel)),
                    commentary=sanitise_markdown(turn.commentary) if turn.commentary else None,
                    previous=previous, next=following, battles=battles, map_svg=map_svg)
         rel = f"dice/turn-{turn.number:03d}/index.html"
