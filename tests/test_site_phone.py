@@ -1,0 +1,76 @@
+"""Issue 19, item 3: "Phones. No page overflows a 390 px viewport: tables scroll
+inside their own frame or reflow. This covers battles, wealth, dice, houses,
+people and turns; test it in Chromium."
+
+Every kind of page of the reference site (``tests/golden/reference-site/``,
+the Blood Royale case, kept equal to the generator's output by
+``test_golden``) is opened from ``file://`` in headless Chromium at 390x844
+and at 1280x800, and the document's ``scrollWidth`` must not exceed the
+viewport's width.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_site_browser import CHROMIUM, DRIVER, MISSING, SHOTS, browser  # noqa: F401
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason=MISSING),
+]
+
+SITE = Path(__file__).parent / "golden" / "reference-site"
+CAMPAIGN = SITE / "blood-royale"
+
+KINDS = {
+    "archive": SITE / "index.html",
+    "home": CAMPAIGN / "index.html",
+    "turn": CAMPAIGN / "turns" / "turn-003" / "index.html",
+    "dice": CAMPAIGN / "dice" / "turn-003" / "index.html",
+    "houses": CAMPAIGN / "houses" / "index.html",
+    "house": CAMPAIGN / "houses" / "england" / "index.html",
+    "people": CAMPAIGN / "people" / "index.html",
+    "person": next((CAMPAIGN / "people").glob("e1000-*/index.html")),
+    "battles": CAMPAIGN / "battles" / "index.html",
+    "battle": CAMPAIGN / "battles" / "b-3-1" / "index.html",
+    "wealth": CAMPAIGN / "wealth" / "index.html",
+    "search": CAMPAIGN / "search" / "index.html",
+}
+
+
+def _widths(driver: object, url: str, width: int, height: int) -> tuple[int, int]:
+    driver.execute_cdp_cmd(  # type: ignore[attr-defined]
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    driver.get(url)  # type: ignore[attr-defined]
+    scroll, view = driver.execute_script(  # type: ignore[attr-defined]
+        "return [document.documentElement.scrollWidth, window.innerWidth]")
+    return int(scroll), int(view)
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+def test_no_page_kind_overflows_the_viewport(browser: object,  # noqa: F811
+                                             size: tuple[int, int]) -> None:
+    width, height = size
+    overflowing = {}
+    for kind, path in KINDS.items():
+        assert path.is_file(), path
+        scroll, view = _widths(browser, path.as_uri(), width, height)
+        assert view == width
+        if scroll > view:
+            overflowing[kind] = scroll
+        if width < 600 and kind in ("turn", "wealth", "battle"):
+            SHOTS.mkdir(exist_ok=True)
+            browser.save_screenshot(str(SHOTS / f"phone-{kind}.png"))  # type: ignore[attr-defined]
+    assert overflowing == {}
+
+
+def test_a_wide_table_scrolls_in_its_own_frame_on_a_phone(browser: object) -> None:  # noqa: F811
+    """The wealth table is wider than a phone: it scrolls, the page does not."""
+    _widths(browser, KINDS["wealth"].as_uri(), 390, 844)
+    widest = browser.execute_script(  # type: ignore[attr-defined]
+        "return Math.max(...[...document.querySelectorAll('main table')].map("
+        "t => t.scrollWidth - t.clientWidth))")
+    assert widest > 0
