@@ -115,12 +115,23 @@ def test_no_script_injection_anywhere(site: Path) -> None:
 
 
 def test_search_index_lists_names_and_numbers(campaign: Path, site: Path) -> None:
-    entries = json.loads((site / "fixture-wars/search-index.json").read_text(encoding="utf-8"))
+    """Issue 19, item 5: "Search over everything: people (case-sensitive reference
+    numbers), houses, provinces, battles and turns", loadable "as a script"."""
+    text = (site / "fixture-wars/search-index.js").read_text(encoding="utf-8")
+    prefix = "window.chronicleSearchIndex = "
+    assert text.startswith(prefix) and text.endswith(";\n")
+    entries = json.loads(text[len(prefix):-2])
     data = load_campaign(campaign)
-    names = {e["n"] for e in entries}
-    assert {p.name for p in data.people.values()} <= names
-    for entry in entries:
-        assert (site / "fixture-wars" / entry["u"]).is_file()
+    people = [e for e in entries if e[0] == 0]
+    assert {p.name for p in data.people.values()} == {e[1] for e in people}
+    assert {r for p in data.people.values() for _d, r, _x in p.all_refs} == {
+        r for e in people for r in str(e[2]).split()}
+    assert {e[1] for e in entries if e[0] == 1} == {h.name for h in data.houses.values()}
+    assert len([e for e in entries if e[0] == 3]) == len(data.battles) > 0
+    assert len([e for e in entries if e[0] == 4]) == len(data.turns)
+    for kind, _name, _refs, _extra, page in entries:
+        path = f"people/{page}/index.html" if kind == 0 else str(page)
+        assert (site / "fixture-wars" / path).is_file(), path
 
 
 def test_feed_and_no_sitemap_without_a_base_url(site: Path) -> None:

@@ -13,7 +13,7 @@ import json
 from xml.sax.saxutils import escape, quoteattr
 
 from chronicle.publish.data import TurnView
-from chronicle.publish.pages import SiteContext, Write, claim, turn_told
+from chronicle.publish.pages import SiteContext, Write, battle_title, claim, turn_told
 from chronicle.rulesets import descriptor
 
 
@@ -74,27 +74,58 @@ def build_feed(ctx: SiteContext, write: Write) -> None:
     write(ctx.prefix + "feed.atom", "\n".join(lines) + "\n")
 
 
-def search_entries(ctx: SiteContext) -> list[dict[str, object]]:
-    """Names and reference numbers, with the page of each (relative to the campaign)."""
-    entries: list[dict[str, object]] = []
-    for person in ctx.data.person_order():
-        entries.append({"n": person.name, "r": [r for _d, r, _x in person.all_refs],
-                        "y": f"{person.born}–{person.died or ''}",
-                        "u": f"people/{person.slug}/index.html"})
-    for house in ctx.data.houses.values():
-        entries.append({"n": house.name, "r": [house.letter], "y": "",
-                        "u": f"houses/{house.slug}/index.html"})
-    return entries
+#: The kinds of search entry, in the order the index numbers them (``search.js``).
+SEARCH_KINDS = ("person", "house", "province", "battle", "turn")
+
+
+def search_entries(ctx: SiteContext) -> list[list[object]]:
+    """Everything a player may look for, one compact row each.
+
+    ``[kind, name, reference numbers, what to show beside it, page]``: the
+    kind an index into ``SEARCH_KINDS``, the numbers one string (matched
+    case-sensitively by ``search.js``: ``E1a00`` is not ``E1A00``), the page
+    relative to the campaign. Rows, not objects, and people's pages by slug
+    alone: an 11,000-person campaign's index stays about half a megabyte.
+    """
+    data, _ = ctx.data, ctx._
+    rows: list[list[object]] = []
+    for person in data.person_order():
+        rows.append([0, person.name, " ".join(r for _d, r, _x in person.all_refs),
+                     f"{person.born}–{person.died or ''}", person.slug])
+    for house in sorted(data.houses.values(), key=lambda h: h.name):
+        rows.append([1, house.name, house.letter, "", f"houses/{house.slug}/index.html"])
+    latest = next((t for t in reversed(data.turns) if t.map is not None), None)
+    for province in sorted(data.provinces.values(), key=lambda p: p.name):
+        held = data.houses.get(province.controller or "")
+        rows.append([2, province.name, "", held.name if held is not None else "",
+                     f"maps/turn-{latest.number:03d}.svg" if latest is not None
+                     else "houses/index.html"])
+    for battle in sorted(data.battles.values(), key=lambda b: (b.turn, b.id)):
+        sides = " · ".join(data.houses[h].name if h in data.houses else h
+                           for h in battle.houses)
+        rows.append([3, battle_title(_, battle), "", f"{battle.year} {sides}",
+                     f"battles/{battle.slug}/index.html"])
+    for turn in data.turns:
+        rows.append([4, _("Turn %(turn)s, %(year)s") % {"turn": turn.number, "year": turn.year},
+                     "", "", f"turns/turn-{turn.number:03d}/index.html"])
+    return rows
+
+
+SEARCH_INDEX = "search-index.js"
 
 
 def build_search_index(ctx: SiteContext, write: Write) -> None:
-    mine = claim(ctx, write, "search-index.json")
+    """``<campaign>/search-index.js``: the index as a script, so that it loads from ``file://``.
+
+    A page opened from the disk may not ``fetch`` a file beside it; a
+    ``<script>`` may load it. The rows are JSON, which is JavaScript.
+    """
+    mine = claim(ctx, write, SEARCH_INDEX)
     if mine is None:
         return
     write = mine
-    text = json.dumps(search_entries(ctx), ensure_ascii=False, sort_keys=True,
-                      separators=(",", ":"))
-    write(ctx.prefix + "search-index.json", text + "\n")
+    text = json.dumps(search_entries(ctx), ensure_ascii=False, separators=(",", ":"))
+    write(ctx.prefix + SEARCH_INDEX, f"window.chronicleSearchIndex = {text};\n")
 
 
 def build_sitemap(paths: list[str], write: Write, base_url: str = "") -> None:

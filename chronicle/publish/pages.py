@@ -18,7 +18,7 @@ URLs (stable: they depend on ids and reference numbers, never on build order)::
     <campaign>/wealth/index.html
     <campaign>/genealogy/<house>.svg
     <campaign>/maps/turn-003.svg
-    <campaign>/search/index.html, search-index.json, feed.atom
+    <campaign>/search/index.html, search-index.js, feed.atom
 
 Every link is relative (``root`` leads back to the campaign's folder), so a
 page works from any folder and from ``file://``.
@@ -192,7 +192,7 @@ def shares(data: SiteData, count: int) -> dict[str, int]:
     # Both come after the pages: the first process also writes the
     # genealogies at the end, so the feed, which tells its turns again, goes
     # to the last.
-    owners["search-index.json"] = 0
+    owners["search-index.js"] = 0
     owners["feed.atom"] = count - 1
     return owners
 
