@@ -111,3 +111,60 @@ def test_map_escapes_hostile_text_and_drops_script_links() -> None:
     assert root.findtext(f"{SVG}title") == evil
     assert not [el for el in root.iter() if any("onload" in k for k in el.attrib)]
     assert not [el for el in root.iter(f"{SVG}a")]
+
+
+# -- issue 19, item 2: "The map" ------------------------------------------------
+def test_each_rounds_marches_are_arrows_and_changes_of_control_rings() -> None:
+    """Issue 19, item 2: "Each turn's map shows each round's movements as arrows, plus
+    battles and changes of control." """
+    from chronicle.publish.mapsvg import ROUND_DASHES, MapChange, MapMove
+
+    svg = draw(moves=[MapMove("england", 1, ("middlesex", "kent"), "E1 marched"),
+                      MapMove("france", 2, ("normandy", "channel", "kent"), "F2 sailed"),
+                      MapMove("france", 1, ("normandy", "atlantis"))],
+               changes=[MapChange("kent", "france", "France took Kent")])
+    root = ET.fromstring(svg)
+    moves = root.findall(f".//{SVG}g[@class='move']")
+    # The march through a province the board lacks is left out, not drawn astray.
+    assert [m.findtext(f"{SVG}title") for m in moves] == ["E1 marched", "F2 sailed"]
+    first, second = (m.find(f"{SVG}polyline") for m in moves)
+    assert first is not None and second is not None
+    assert first.get("stroke") == "#9b1b30" and first.get("stroke-dasharray") is None
+    assert second.get("stroke-dasharray") == ROUND_DASHES[1]
+    assert len(str(second.get("points")).split()) == 3
+    assert all(m.find(f"{SVG}polygon") is not None for m in moves)  # the arrow's head
+    assert [m.findtext(f"{SVG}text") for m in moves] == ["1", "2"]
+    change = root.find(f".//{SVG}g[@class='change']")
+    assert change is not None and change.findtext(f"{SVG}title") == "France took Kent"
+    assert change.find(f"{SVG}rect").get("stroke") == "#1f3f8f"  # type: ignore[union-attr]
+    legend = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    assert "Movement, round 1" in legend and "Movement, round 2" in legend
+    assert "Change of control" in legend
+
+
+def test_every_label_on_the_map_is_at_least_10_px() -> None:
+    """Issue 19, item 2: "labels at least 10 CSS px" (the page shows the map at its size)."""
+    from chronicle.publish.mapsvg import MapMove
+
+    root = ET.fromstring(draw(moves=[MapMove("england", 1, ("middlesex", "kent"))]))
+    sizes = {float(t.get("font-size") or 10) for t in root.iter(f"{SVG}text")}
+    assert min(sizes) >= 10
+    assert float(root.get("width") or 0) == float(str(root.get("viewBox")).split()[2])
+
+
+def test_the_reference_site_has_a_maps_index_in_its_navigation_and_framed_maps() -> None:
+    """Issue 19, item 2: "Maps appear in the navigation, with a maps index", "in a
+    scrollable frame"; the turn with a battle draws its marches."""
+    from pathlib import Path
+
+    site = Path(__file__).parent / "golden" / "reference-site" / "blood-royale"
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert '<a href="maps/index.html">Maps</a>' in home
+    index = (site / "maps" / "index.html").read_text(encoding="utf-8")
+    for turn in (1, 2, 3):
+        assert f'href="../maps/turn-{turn:03d}.svg"' in index
+    turn = (site / "turns" / "turn-003" / "index.html").read_text(encoding="utf-8")
+    assert '<div class="frame" role="region" tabindex="0"' in turn
+    drawn = ET.parse(site / "maps" / "turn-003.svg").getroot()
+    assert drawn.findall(f".//{SVG}g[@class='move']")
+    assert drawn.findall(f".//{SVG}g[@class='battle']")

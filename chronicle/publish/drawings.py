@@ -14,6 +14,8 @@ words), next to the Graphviz cache.
 from __future__ import annotations
 
 import functools
+import html
+import re
 from bisect import bisect_right
 from pathlib import Path
 
@@ -23,7 +25,7 @@ from chronicle.publish.data import Lineage, MapSource, MapView, SiteData, TurnVi
 from chronicle.publish.i18n import translations
 from chronicle.publish.pages import SiteContext, battle_title, ruler_title
 
-MAP_VERSION = "map-1"
+MAP_VERSION = "map-2"
 
 
 CACHES = ("graphviz", "maps")
@@ -122,6 +124,38 @@ def add_charts(ctx: SiteContext) -> None:
         ctx.charts["cash-ins"] = ("charts/cash-ins.svg", _("Cash-ins"))
 
 
+def map_events(ctx: SiteContext, turn: TurnView) -> tuple[list[mapsvg.MapMove],
+                                                          list[mapsvg.MapChange]]:
+    """The marches and changes of control of a turn, as its map draws them.
+
+    Read from the turn's public events by their payloads' shape (a march
+    has a ``path`` and a ``round``; a change of control a ``controller``),
+    so any ruleset with a board that records them gets them drawn.
+    """
+    moves, changes = [], []
+    for event in turn.events:
+        pl = event.payload
+        path, round_ = pl.get("path"), pl.get("round")
+        if event.kind == "unit-moved" and isinstance(path, list) and path \
+                and isinstance(round_, int):
+            start = pl.get("start")
+            steps = tuple(str(p) for p in ([start] if start else []) + path)
+            text = ctx.narrator.sentence(event, "")
+            moves.append(mapsvg.MapMove(house=str(pl.get("owner") or pl.get("house")),
+                                        round=round_, path=steps,
+                                        title=_text(text)))
+        elif event.kind == "control" and pl.get("province"):
+            text = ctx.narrator.sentence(event, "")
+            changes.append(mapsvg.MapChange(province=str(pl["province"]),
+                                            controller=pl.get("controller"), title=_text(text)))
+    return moves, changes
+
+
+def _text(sentence: object) -> str:
+    """A sentence's words without its links, for a drawing's tooltip."""
+    return html.unescape(re.sub(r"<[^>]*>", "", str(sentence or "")))
+
+
 def add_maps(ctx: SiteContext) -> None:
     """One map per turn, for the rulesets with a board, drawn when written."""
     data = ctx.data
@@ -132,13 +166,15 @@ def add_maps(ctx: SiteContext) -> None:
         title=_("Map"), desc=_("Provinces, their controllers, units and battles."),
         legend=_("Legend"), uncontrolled=_("Uncontrolled"), sea=_("Sea"),
         capital=_("Capital"), revolt=_("Revolt"), famine=_("Famine"), battle=_("Battle"),
-        armies=_("armies"))
+        armies=_("armies"), movement=_("Movement, round %(round)s"),
+        change=_("Change of control"))
     folder = cache_dir(Path(data.campaign.folder), "maps")
     cache = RenderCache(folder, salt=f"{MAP_VERSION} {words!r}") if folder is not None else None
     slugs = {b.id: b.slug for b in data.battles.values()}
 
     def draw(turn: TurnView, source: MapSource) -> str:
         battles = [data.battles[b] for b in turn.battles]
+        moves, changes = map_events(ctx, turn)
 
         def drawing(board: MapView) -> str:
             return mapsvg.map_svg(
@@ -147,9 +183,10 @@ def add_maps(ctx: SiteContext) -> None:
                  for b in battles],
                 board.houses,
                 lambda bid: f"../battles/{slugs[bid]}/index.html" if bid in slugs else None,
-                labels=words)
+                labels=words, moves=moves, changes=changes)
 
-        return source.drawn(drawing, cache, repr([(b.id, b.slug, battle_title(_, b)) for b in battles]))
+        return source.drawn(drawing, cache, repr(
+            ([(b.id, b.slug, battle_title(_, b)) for b in battles], moves, changes)))
 
     for turn in data.turns:
         if turn.map is None:

@@ -87,6 +87,29 @@ class MapBattle:
 
 
 @dataclass(frozen=True)
+class MapMove:
+    """A unit's march in one round: the provinces it went through, its start first."""
+
+    house: str
+    round: int
+    path: tuple[str, ...]
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class MapChange:
+    """A province that changed hands during the turn."""
+
+    province: str
+    controller: str | None
+    title: str = ""
+
+
+#: How each round's arrows are dashed (round 1 solid), so rounds read apart in grey too.
+ROUND_DASHES = ("", "7,4", "2,3", "10,3,2,3")
+
+
+@dataclass(frozen=True)
 class MapLabels:
     """The words on the map, for the caller to translate."""
 
@@ -100,6 +123,9 @@ class MapLabels:
     famine: str = "Famine"
     battle: str = "Battle"
     armies: str = "armies"
+    #: "Movement, round %(round)s", filled with each round's number.
+    movement: str = "Movement, round %(round)s"
+    change: str = "Change of control"
 
 
 def _n(value: float) -> str:
@@ -141,6 +167,8 @@ def map_svg(
     *,
     labels: MapLabels | None = None,
     scale: float = 1.6,
+    moves: Iterable[MapMove] = (),
+    changes: Iterable[MapChange] = (),
 ) -> str:
     """The map as SVG text.
 
@@ -161,8 +189,11 @@ def map_svg(
     def at(p: ProvinceLike) -> tuple[float, float]:
         return (p.x * scale - min_x + MARGIN + 40, p.y * scale - min_y + MARGIN)
 
+    moves = [m for m in moves if len(m.path) > 1 and all(p in board for p in m.path)]
+    changes = [c for c in changes if c.province in board]
+    rounds = sorted({m.round for m in moves})
     width = max_x - min_x + 2 * MARGIN + 80 + LEGEND_WIDTH
-    legend_rows = len(houses) + 8
+    legend_rows = len(houses) + 8 + len(rounds) + (1 if changes else 0)
     height = max(max_y - min_y + 2 * MARGIN + 30, legend_rows * 20.0 + 2 * MARGIN)
     out = [
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
@@ -190,6 +221,16 @@ def map_svg(
     for province in board.values():
         out.extend(_province(province, at(province), houses, words))
     out.append("</g>")
+    out.append('<g class="changes">')
+    for change in sorted(changes, key=lambda c: c.province):
+        out.extend(_change(change, at(board[change.province]), board[change.province], houses))
+    out.append("</g>")
+    out.append('<g class="moves">')
+    for move in sorted(moves, key=lambda m: (m.round, m.house, m.path)):
+        end = board[move.path[-1]]
+        out.extend(_move(move, [at(board[p]) for p in move.path], houses,
+                         (_box_width(clean_text(end.name)) / 2 + 3, 19.0)))
+    out.append("</g>")
     out.append('<g class="units">')
     by_province: dict[str, list[UnitLike]] = {}
     for unit in sorted(units, key=lambda u: u.id):
@@ -204,7 +245,7 @@ def map_svg(
             link = _safe_link(link_for_battle(battle.id) if link_for_battle else None)
             out.extend(_battle(battle, at(board[battle.province]), board[battle.province], link))
     out.append("</g>")
-    out.extend(_legend(houses, words, width - LEGEND_WIDTH + 10, MARGIN))
+    out.extend(_legend(houses, words, width - LEGEND_WIDTH + 10, MARGIN, rounds, bool(changes)))
     out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -280,7 +321,7 @@ def _units(
 ) -> list[str]:
     x, y = centre
     badges = [(u, f"{clean_text(u.id)} ×{u.armies}") for u in stack]
-    widths = [max(26.0, 5.2 * len(text) + 6) for _, text in badges]
+    widths = [max(28.0, 6.2 * len(text) + 6) for _, text in badges]
     left = x - (sum(widths) + 3 * (len(widths) - 1)) / 2
     parts: list[str] = []
     for (unit, text), w in zip(badges, widths, strict=True):
@@ -290,10 +331,10 @@ def _units(
         tip = f"{clean_text(unit.id)} ({owner}): {clean_text(unit.type)}, {unit.armies} {words.armies}"
         parts.append(f"<g class=\"unit\" id={quoteattr('unit-' + unit.id)}>")
         parts.append(_tag("title", {}, tip))
-        parts.append(_tag("rect", {"x": left, "y": y + 17, "width": w, "height": 13, "rx": 3,
+        parts.append(_tag("rect", {"x": left, "y": y + 17, "width": w, "height": 14, "rx": 3,
                                    "fill": colour, "stroke": "#ffffff"}))
-        parts.append(_tag("text", {"x": left + w / 2, "y": y + 26.5, "text-anchor": "middle",
-                                   "font-size": 8.5, "fill": "#ffffff"}, text))
+        parts.append(_tag("text", {"x": left + w / 2, "y": y + 27.5, "text-anchor": "middle",
+                                   "font-size": 10, "fill": "#ffffff"}, text))
         parts.append("</g>")
         left += w + 3
     return parts
@@ -318,7 +359,63 @@ def _battle(
     return [group, anchor, *mark, "</a>", "</g>"]
 
 
-def _legend(houses: Mapping[str, HouseLike], words: MapLabels, x: float, y: float) -> list[str]:
+def _dash(round_: int) -> str:
+    return ROUND_DASHES[(round_ - 1) % len(ROUND_DASHES)]
+
+
+def _move(move: MapMove, points: list[tuple[float, float]],
+          houses: Mapping[str, HouseLike], end: tuple[float, float]) -> list[str]:
+    """An arrow along the march, in the house's colour, dashed by round, head at the end."""
+    house = houses.get(move.house)
+    colour = (safe_colour(house.color) if house is not None else None) or NEUTRAL_BORDER
+    line: dict[str, str | float] = {
+        "points": " ".join(f"{_n(x)},{_n(y)}" for x, y in points), "fill": "none",
+        "stroke": colour, "stroke-width": 3, "stroke-linecap": "round",
+        "stroke-linejoin": "round", "stroke-opacity": 0.85}
+    if _dash(move.round):
+        line["stroke-dasharray"] = _dash(move.round)
+    (x1, y1), (x2, y2) = points[-2], points[-1]
+    length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    # The head stops at the edge of the last province's box (half sizes ``end``).
+    reach = min(end[0] / abs(ux) if ux else float("inf"), end[1] / abs(uy) if uy else float("inf"))
+    tip_x, tip_y = x2 - ux * reach, y2 - uy * reach
+    base_x, base_y = tip_x - ux * 11, tip_y - uy * 11
+    head = [(tip_x, tip_y), (base_x - uy * 6, base_y + ux * 6), (base_x + uy * 6, base_y - ux * 6)]
+    mid_x, mid_y = (x1 + x2) / 2, (y1 + y2) / 2
+    parts = ['<g class="move">']
+    if move.title:
+        parts.append(_tag("title", {}, clean_text(move.title)))
+    parts += [
+        _tag("polyline", line),
+        _tag("polygon", {"points": " ".join(f"{_n(x)},{_n(y)}" for x, y in head),
+                         "fill": colour}),
+        _tag("circle", {"cx": mid_x, "cy": mid_y, "r": 7, "fill": "#ffffff", "stroke": colour,
+                        "stroke-width": 1.5}),
+        _tag("text", {"x": mid_x, "y": mid_y + 3.5, "text-anchor": "middle", "font-size": 10,
+                      "font-weight": "bold", "fill": "#000000"}, str(int(move.round))),
+        "</g>"]
+    return parts
+
+
+def _change(change: MapChange, centre: tuple[float, float], province: ProvinceLike,
+            houses: Mapping[str, HouseLike]) -> list[str]:
+    """A ring around a province that changed hands, in its new controller's colour."""
+    x, y = centre
+    house = houses.get(change.controller or "")
+    colour = (safe_colour(house.color) if house is not None else None) or NEUTRAL_BORDER
+    w = _box_width(clean_text(province.name)) + 12
+    parts = ['<g class="change">']
+    if change.title:
+        parts.append(_tag("title", {}, clean_text(change.title)))
+    parts += [_tag("rect", {"x": x - w / 2, "y": y - 21, "width": w, "height": 42, "rx": 10,
+                            "fill": "none", "stroke": colour, "stroke-width": 3,
+                            "stroke-dasharray": "3,2"}), "</g>"]
+    return parts
+
+
+def _legend(houses: Mapping[str, HouseLike], words: MapLabels, x: float, y: float,
+            rounds: Sequence[int] = (), changes: bool = False) -> list[str]:
     parts = ['<g class="legend">', _tag("text", {"x": x, "y": y, "font-weight": "bold",
                                                    "font-size": 12}, clean_text(words.legend))]
     row = y + 20
@@ -341,6 +438,21 @@ def _legend(houses: Mapping[str, HouseLike], words: MapLabels, x: float, y: floa
         parts.append(_tag("text", {"x": x + 11, "y": row, "text-anchor": "middle",
                                    "fill": fill, "font-size": 12}, symbol))
         parts.append(_tag("text", {"x": x + 30, "y": row}, clean_text(word)))
+        row += 20
+    for round_ in rounds:
+        line: dict[str, str | float] = {"x1": x, "y1": row - 4, "x2": x + 22, "y2": row - 4,
+                                        "stroke": "#333333", "stroke-width": 3}
+        if _dash(round_):
+            line["stroke-dasharray"] = _dash(round_)
+        parts.append(_tag("line", line))
+        parts.append(_tag("text", {"x": x + 30, "y": row},
+                          clean_text(words.movement.replace("%(round)s", str(int(round_))))))
+        row += 20
+    if changes:
+        parts.append(_tag("rect", {"x": x, "y": row - 10, "width": 22, "height": 13, "rx": 4,
+                                   "fill": "none", "stroke": "#333333", "stroke-width": 2,
+                                   "stroke-dasharray": "3,2"}))
+        parts.append(_tag("text", {"x": x + 30, "y": row}, clean_text(words.change)))
         row += 20
     parts.append("</g>")
     return parts

@@ -17,7 +17,7 @@ URLs (stable: they depend on ids and reference numbers, never on build order)::
     <campaign>/battles/<battle>/index.html     e.g. battles/b-3-1/
     <campaign>/wealth/index.html
     <campaign>/genealogy/<house>.svg
-    <campaign>/maps/turn-003.svg
+    <campaign>/maps/index.html, maps/turn-003.svg
     <campaign>/search/index.html, search-index.js, feed.atom
 
 Every link is relative (``root`` leads back to the campaign's folder), so a
@@ -796,6 +796,15 @@ def build_wealth(ctx: SiteContext, write: Write) -> None:
            final=final, cash_ins=[r for r in data.wealth if r.cash_in])
 
 
+def build_maps(ctx: SiteContext, write: Write) -> None:
+    """``maps/index.html``: every turn's map, for the rulesets with a board."""
+    if not ctx.data.provinces:
+        return
+    render(ctx, write, "maps.html", "maps/index.html",
+           maps=[(turn, ctx.maps[turn.number]) for turn in ctx.data.turns
+                 if turn.number in ctx.maps])
+
+
 def build_search_page(ctx: SiteContext, write: Write) -> None:
     render(ctx, write, "search.html", "search/index.html")
 
@@ -819,7 +828,7 @@ def build_svgs(ctx: SiteContext, write: Write) -> None:
 
 BUILDERS: tuple[Callable[[SiteContext, Write], None], ...] = (
     build_home, build_turns, build_houses, build_people, build_battles, build_wealth,
-    build_search_page, build_svgs)
+    build_maps, build_search_page, build_svgs)
 
 
 def turn_told(ctx: SiteContext, turn: TurnView) -> list[tuple[EventView, Markup]]:
