@@ -233,7 +233,7 @@ def campaign_print(ctx: SiteContext, code: str) -> str:
     campaign = ctx.data.campaign
     shared = (code, campaign.slug, campaign.title, campaign.language, campaign.theme,
               campaign.seed_commitment, campaign.seed_revealed, ctx.archive, ctx.prefix,
-              sorted(ctx.charts.items()), bool(ctx.data.turns))
+              sorted(ctx.charts.items()), bool(ctx.data.turns), bool(ctx.data.provinces))
     return hashlib.blake2b(repr(shared).encode("utf-8"), digest_size=16).hexdigest()
 
 
@@ -589,7 +589,9 @@ def turn_chronicle(ctx: SiteContext, turn: TurnView, root: str) -> TurnChronicle
             (chronicle.order if event.kind == "kingdom-order" else chronicle.told).append(
                 (event, text))
             continue
-        house = actor or (event.houses[0] if event.houses else _court_of(ctx, event))
+        # From the event alone: a page's grouping must not follow what its
+        # people became later (an incremental build keeps the page).
+        house = actor or (event.houses[0] if event.houses else None)
         if house is None:
             general.setdefault(kind, []).append((event, text))
             continue
@@ -604,15 +606,6 @@ def turn_chronicle(ctx: SiteContext, turn: TurnView, root: str) -> TurnChronicle
                    for kind in SECTION_ORDER if kind in kinds])
             for hid, kinds in sorted(by_house.items(), key=lambda pair: _house_key(ctx, pair[0]))],
         general=[(kind, general[kind]) for kind in SECTION_ORDER if kind in general])
-
-
-def _court_of(ctx: SiteContext, event: EventView) -> str | None:
-    """The house of the first person the event names who has one (a queen's court)."""
-    for pid in event.subjects:
-        person = ctx.data.people.get(pid)
-        if person is not None and (person.court or person.dynasty):
-            return person.court or person.dynasty
-    return None
 
 
 def _house_slug(ctx: SiteContext, hid: str) -> str:
