@@ -50,10 +50,9 @@ from chronicle.publish.data import (
     PersonView,
     SiteData,
     TurnView,
-    slugify,
 )
 from chronicle.publish.i18n import translations
-from chronicle.publish.inputs import theme_chain
+from chronicle.publish.inputs import slugify, theme_chain
 from chronicle.publish.svgsafe import checked
 from chronicle.publish.themes import environment
 
