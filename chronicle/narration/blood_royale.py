@@ -172,21 +172,21 @@ def intervention(n: Narrator, pl: Payload) -> Markup:
 @says(ResourceAppeared)
 def resource(n: Narrator, pl: Payload) -> Markup:
     return n.fmt("New %(good)s appeared in %(province)s for %(house)s.",
-                 good=n.good(pl.get("good")), province=n.where(pl.get("province")),
+                 good=n.some(pl.get("good")), province=n.where(pl.get("province")),
                  house=n.house(pl["house"]))
 
 
 @says(CounterGiven)
 def counter_given(n: Narrator, pl: Payload) -> Markup:
     return n.fmt("%(house)s gave %(good)s in %(province)s to %(other)s.",
-                 house=n.house(pl["house"]), good=n.good(pl.get("good")),
+                 house=n.house(pl["house"]), good=n.some(pl.get("good")),
                  province=n.where(pl.get("province")), other=n.house(pl["to"]))
 
 
 @says(CounterSeized)
 def counter_seized(n: Narrator, pl: Payload) -> Markup:
     return n.fmt("%(house)s seized the %(good)s of %(other)s in %(province)s.",
-                 house=n.house(pl["house"]), good=n.good(pl.get("good")),
+                 house=n.house(pl["house"]), good=n.some(pl.get("good")),
                  other=n.house(pl["previous"]), province=n.where(pl.get("province")))
 
 

@@ -15,6 +15,7 @@ links, a report strips them (``plain``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -25,6 +26,21 @@ from adjudicator.events import EVENT_KINDS, Event
 
 Gettext = Callable[[str], str]
 NGettext = Callable[[str, str, int], str]
+PGettext = Callable[[str, str], str]
+
+# French elides "de", "le", "que" before a vowel: "d’Edward", not "de Edward".
+# A name may come inside a link, so the article may stand before its tag.
+_FRENCH_ELISION = re.compile(
+    r"\b([DdLl]|[Qq]u)e ((?:<a [^>]*>|<span>)?)(?=[AEIOUYÀÂÉÈÊËÎÏÔÛaeiouyàâéèêëîïôû])")
+
+
+def elide_french(text: str) -> str:
+    """``text`` (escaped HTML) with the French elisions made."""
+    return _FRENCH_ELISION.sub("\\1’\\2", text)
+
+
+#: Language -> what finishes a filled sentence there (elision...).
+FINISHING: dict[str, Callable[[str], str]] = {"fr": elide_french}
 Payload = Mapping[str, Any]
 
 
@@ -215,12 +231,16 @@ class Narrator:
 
     def __init__(self, people: Mapping[str, PersonLike], houses: Mapping[str, HouseLike],
                  gettext: Gettext, ngettext: NGettext,
-                 glossary: Glossary | None = None) -> None:
+                 glossary: Glossary | None = None, *, pgettext: PGettext | None = None,
+                 language: str = "en") -> None:
         self.people = people
         self.houses = houses
         self.glossary = glossary or Glossary()
         self._ = gettext
         self.n_ = ngettext
+        self.p_ = pgettext or (lambda _context, text: text)
+        self.language = language
+        self._finish = FINISHING.get(language)
         self.causes: dict[str, str] = {
             "natural": gettext("natural causes"),
             "childbirth": gettext("in childbirth"),
@@ -240,7 +260,8 @@ class Narrator:
 
     def with_glossary(self, glossary: Glossary) -> Narrator:
         """The same narrator, with a ruleset's own names (before anything is told)."""
-        return Narrator(self.people, self.houses, self._, self.n_, glossary)
+        return Narrator(self.people, self.houses, self._, self.n_, glossary, pgettext=self.p_,
+                        language=self.language)
 
     # -- names ----------------------------------------------------------------
     def _person_link(self, pid: str) -> str:
@@ -310,6 +331,12 @@ class Narrator:
         knows their words; a good it does not know is shown by its id."""
         return self._(str(good))
 
+    def some(self, good: Any) -> str:
+        """A good with the article a sentence needs ("des vivres", "de l’or" in French;
+        the bare word in English), from the catalogue's ``partitive`` context."""
+        text = self.p_("partitive", str(good))
+        return text if text != str(good) else self.good(good)
+
     # -- sentences --------------------------------------------------------------
     def sentence(self, event: Tellable, root: str) -> Markup | None:
         """The event as a sentence for a page at ``root``, or None for kinds told elsewhere.
@@ -368,13 +395,14 @@ class Narrator:
         template = self._formats.get(msg)
         if template is None:
             template = self._formats[msg] = str(escape(self._(msg)))
-        return Markup(template % {k: escape(_clean(v)) for k, v in values.items()})
+        text = template % {k: escape(_clean(v)) for k, v in values.items()}
+        return Markup(self._finish(text) if self._finish is not None else text)
 
     def n_fmt(self, singular: str, plural: str, num: int, **values: Any) -> Markup:
         """``fmt`` for a message with a plural form chosen by ``num``."""
         template = str(escape(self.n_(singular, plural, num)))
-        return Markup(template % {"num": num, **{k: escape(_clean(v))
-                                                 for k, v in values.items()}})
+        text = template % {"num": num, **{k: escape(_clean(v)) for k, v in values.items()}}
+        return Markup(self._finish(text) if self._finish is not None else text)
 
     def joined(self, parts: Iterable[Markup]) -> Markup:
         """``a and b and c``, in the narrator's language."""

@@ -62,7 +62,8 @@ def plain_sentences(state: GameState, events: Iterable[Event], language: str = "
     trans = translations(language)
     narrator = Narrator(_People(state), {h.id: _Named(h.name) for h in state.houses.values()},
                         trans.gettext, trans.ngettext,
-                        Glossary(provinces={p.id: p.name for p in state.provinces.values()}))
+                        Glossary(provinces={p.id: p.name for p in state.provinces.values()}),
+                        pgettext=lambda context, text: str(trans.pgettext(context, text)), language=language)
     told = []
     for seq, event in enumerate(events, start=1):
         if not event.public:

@@ -22,13 +22,15 @@ from jinja2.lexer import (
 from markupsafe import Markup
 
 
-def markup_gettext(trans: NullTranslations) -> Callable[..., Markup]:
+def markup_gettext(trans: NullTranslations,
+                   finish: Callable[[str], str] | None = None) -> Callable[..., Markup]:
     """The templates' ``_(text, **values)``, as ``jinja2.ext.i18n`` newstyle gives it.
 
     Same result (the translation taken as markup, then ``%``-filled with
     escaped values), without two context lookups and calls per use, and each
     translation looked up once: pages call it tens of thousands of times.
     Templates here always autoescape, which the newstyle function checks.
+    ``finish`` (the language's elisions) is applied to a filled-in text.
     """
     formats: dict[str, Markup] = {}
 
@@ -36,7 +38,10 @@ def markup_gettext(trans: NullTranslations) -> Callable[..., Markup]:
         template = formats.get(__string)
         if template is None:
             template = formats[__string] = Markup(trans.gettext(__string))
-        return template % variables
+        if finish is None or not variables:
+            return template % variables
+        # A name filled in may need the article before it elided (French "d’Edward").
+        return Markup(finish(str(template % variables)))
 
     return gettext
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import jinja2
 import jinja2.sandbox
 
+from chronicle.narration.narrator import FINISHING
 from chronicle.publish.errors import PublishError
 from chronicle.publish.i18n import translations
 from chronicle.publish.template_gettext import ConstantGettext, markup_gettext
@@ -56,7 +57,7 @@ def environment(chain: list[Path], language: str) -> jinja2.Environment:
             extensions=["jinja2.ext.i18n", ConstantGettext])
         trans = translations(language)
         env.install_gettext_translations(trans, newstyle=True)  # type: ignore[attr-defined]
-        env.globals["_"] = markup_gettext(trans)
+        env.globals["_"] = markup_gettext(trans, FINISHING.get(language))
         env.globals["_constant_gettext"] = trans.gettext
         env.globals["language"] = language
         _ENVIRONMENTS[key] = env
