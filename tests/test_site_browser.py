@@ -117,13 +117,13 @@ def test_walk_from_the_archive_to_a_character_and_the_genealogy(browser: object,
     assert browser.find_element(By.TAG_NAME, "h1").text == "The Fixture Wars"  # type: ignore[attr-defined]
     _follow(browser, "Houses", "03-houses")
     _follow(browser, "England", "04-house")
-    genealogy = browser.find_element(By.CSS_SELECTOR, "figure.genealogy object")  # type: ignore[attr-defined]
+    genealogy = browser.find_element(By.CSS_SELECTOR, "figure.diagram object")  # type: ignore[attr-defined]
     assert genealogy.get_attribute("data").endswith("genealogy/england.svg")
     _follow(browser, "Edward (E1000)", "05-character")
     assert browser.find_element(By.TAG_NAME, "h1").text == "Edward E1000"  # type: ignore[attr-defined]
     _follow(browser, "Eleanor", "06-spouse")
     _follow(browser, "Edward (E1000)", "07-character-again")
-    _follow(browser, "See the genealogy", "08-genealogy")
+    _follow(browser, "See in the family tree", "08-genealogy")
     assert "Eleanor" in browser.page_source  # type: ignore[attr-defined]
 
 

@@ -89,7 +89,8 @@ def test_a_large_house_embeds_its_trunk_and_lists_its_branches(data: SiteData) -
     build_houses(ctx, write)
     page = write.pages["fixture-wars/houses/england/index.html"]
     assert page.count("<object") == 1 and 'data="../../genealogy/england.svg"' in page
-    assert '<a href="../../genealogy/england-2.svg">England: Edward (E1100)</a>' in page
+    # Issue 16: a branch opens as its own page, the drawing at 100 % in its frame.
+    assert '<a href="../../genealogy/england-2.html">England: Edward (E1100)</a>' in page
     assert "England: &lt;b&gt;Joan&lt;/b&gt; (E1200)" in page
 
 

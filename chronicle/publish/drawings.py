@@ -23,7 +23,7 @@ from chronicle.publish import cache, charts, genealogy, mapsvg
 from chronicle.publish.cache import RenderCache
 from chronicle.publish.data import Lineage, MapSource, MapView, SiteData, TurnView
 from chronicle.publish.i18n import translations
-from chronicle.publish.pages import SiteContext, battle_title, ruler_title
+from chronicle.publish.pages import DiagramPage, SiteContext, battle_title, ruler_title
 
 MAP_VERSION = "map-2"
 
@@ -73,19 +73,53 @@ def add_genealogies(ctx: SiteContext, pending: genealogy.PendingGenealogies | No
     if pending is None:
         data = ctx.data
         pending = start_genealogies(data)
+    ctx.diagram_pages.extend(diagram_pages(ctx, pending.parts))
     for part in pending.parts:
         name = f"genealogy/{part.filename}"
         ctx.genealogies.setdefault(part.dynasty, []).append((name, part.title))
         for pid in part.members:
-            ctx.person_diagram.setdefault(pid, name)
+            ctx.person_diagram.setdefault(
+                pid, f"{page_of(part)}#{genealogy.node_id('p_', pid)}")
 
     def finish() -> None:
         """The layouts run while the pages are written; their files come last."""
         done = pending.result()
         for part in done.parts:
-            ctx.svgs[f"genealogy/{part.filename}"] = done.svgs[part.filename]
+            # A dynasty's trunk is also a file, which its house page embeds;
+            # a branch is shown on its page only.
+            shown = ctx.svgs if part.root is None else ctx.part_svgs
+            shown[f"genealogy/{part.filename}"] = done.svgs[part.filename]
 
     ctx.pending.append(finish)
+
+
+def page_of(part: genealogy.DiagramPart) -> str:
+    """The page that shows ``part`` (``genealogy/<name>.html``)."""
+    return f"genealogy/{genealogy.page_name(part)}"
+
+
+def diagram_pages(ctx: SiteContext, parts: tuple[genealogy.DiagramPart, ...],
+                  ) -> list[DiagramPage]:
+    """Each part's page, linked up to the part holding its root, across to the
+    other parts of the same root's children, and down to its branches."""
+    by_file = {part.filename: part for part in parts}
+    houses = ctx.data.houses
+    pages = []
+    for part in parts:
+        up = by_file.get(part.up) if part.up is not None else None
+        beside = [other for other in parts if other.dynasty == part.dynasty
+                  and other.root == part.root and other is not part]
+        down = [other for other in parts if other.up == part.filename
+                and other.root != part.root]
+        house = houses.get(part.dynasty)
+        pages.append(DiagramPage(
+            dynasty=part.dynasty, house_slug=house.slug if house else part.dynasty,
+            title=part.title, svg=f"genealogy/{part.filename}", page=page_of(part),
+            alone=part.root is None,
+            up=(page_of(up), up.title) if up is not None else None,
+            beside=tuple((page_of(o), o.title) for o in beside),
+            down=tuple((page_of(o), o.title) for o in down)))
+    return pages
 
 
 def living_by_turn(ctx: SiteContext) -> list[tuple[int, str, int]]:

@@ -1,4 +1,4 @@
-"""Genealogies: one clickable Graphviz diagram per dynasty, as SVG.
+"""Genealogies: clickable Graphviz diagrams of each dynasty, as SVG.
 
 The site shows each dynasty as a family tree players can click through to
 character pages. Graphviz lays the trees out; the ``pygraphviz`` wheel carries
@@ -13,34 +13,48 @@ Drawing conventions (readable without colour):
 - the dead have a dashed border and a † year; the living a solid one;
 - rulers have a crown (♔/♕) and a thick border, the reigning ones a double
   border;
-- each union is a small point between the spouses, on their rank, and the
-  children hang from it; each generation shares one rank;
+- each union is a small point between its spouses, on their rank, joined
+  to them by thick lines (marriage); thin lines lead from it down to
+  the children (descent). Spouses always share a rank (a child is ranked
+  below both parents, and a marriage pulls its spouses level), so a
+  marriage a generation down never reads as a parent and child; only a
+  marriage that cannot be levelled (a widow marrying her stepson) is drawn
+  across ranks, still as a thick line;
+- each marriage group of a rank (a person, their spouses, the union points)
+  is a borderless cluster, so that nothing comes between a union and its
+  spouses, ordered by invisible edges: the most married person in the
+  middle, their marriages in date order, the earlier half to the left;
 - spouses from other dynasties appear in their own house colour, the minor
   nobility in grey.
 
-Layout must not change when the data does not: nodes go in a fixed
-depth-first family order (which also seeds Graphviz's rank ordering, keeping
+Layout must not change when the data does not: families go in a fixed
+depth-first order (which also seeds Graphviz's rank ordering, keeping
 children under their parents), edges in sorted order, and the SVG is cleaned
-of Graphviz's version comment. ``ordering=out`` is deliberately not set: it
-pins each union's out-edges (spouse and children) in input order and
-tangles the tree, while Graphviz is deterministic for a given input anyway. All text goes into HTML-like labels escaped, and
-into attributes through :func:`dot_string`, so no name can inject markup.
+of Graphviz's version comment. All text goes into HTML-like labels escaped,
+and into attributes through :func:`dot_string`, so no name can inject markup.
 
-A dynasty larger than ``max_members`` is split: the first diagram holds the
+A dynasty is split into parts that the pages can show at 100 %: at most
+``max_members`` members, ``MAX_ROWS`` generations and an estimated
+``WIDTH_BUDGET`` wide (``MAX_WIDTH_PX`` at 1:1, with room to spare; a
+drawing Graphviz still spreads wider is scaled to fit by ``size``, never
+so far that text falls below ``MIN_TEXT_PX``). The first part holds the
 founders and as many generations as fit (then whole lines that still fit),
-and each person on its last rank whose line did not fit opens a branch
-diagram, recursively; the person's box there links on with a ⋯ node. Files are
-named ``<dynasty>.svg``, ``<dynasty>-2.svg``... in that order. Splitting is
-also what keeps large dynasties fast: Graphviz's layout time grows much
-faster than the diagram (a 10,000-person dynasty in one diagram takes
-minutes, in parts of 60 about a second), and the parts are laid out
-independently, one process per core (:func:`start_genealogies`).
+and each person on its last rank whose line did not fit opens a branch part,
+recursively; the person's box there links on with a ⋯ node. A root with
+more children than one part is wide gets several parts, each with a run of
+the children. Files are named after the dynasty (``<dynasty>.svg``) and a
+branch's root (``<dynasty>--<root>.svg``, ``-2``... for the runs), so a
+part keeps its name, and its cached layout, while others change. Splitting
+is also what keeps large dynasties fast: Graphviz's layout time grows much
+faster than the diagram, and the parts are laid out independently, one
+process per core (:func:`start_genealogies`).
 """
 
 from __future__ import annotations
 
 import functools
 import html
+import itertools
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -130,6 +144,7 @@ class DiagramPart:
     title: str
     root: str | None
     members: tuple[str, ...]
+    up: str | None = None  # the file of the part that shows ``root`` among its members
 
 
 @dataclass(frozen=True)
@@ -279,6 +294,74 @@ def _generations(family: _Family, members: set[str]) -> dict[str, int]:
     return gen
 
 
+# -- sizes ---------------------------------------------------------------------
+#
+# Splitting needs each diagram's width before Graphviz has laid it out (the
+# pages that link to the parts are written meanwhile), so boxes are measured
+# here with Helvetica's proportions, rounded up: a part planned to fit does.
+
+MAX_WIDTH_PX = 2400  # the widest a part may be at 1:1 (issue 16)
+PT_PER_PX = 0.75  # Graphviz writes SVG sizes in points
+MAX_WIDTH_PT = MAX_WIDTH_PX * PT_PER_PX
+# Graphviz spreads families wider than the boxes they hold (a deep line drifts
+# sideways: up to two thirds wider, measured on the benchmark campaign): the
+# plan keeps a quarter spare, and a drawing still too wide is scaled to fit
+# (``size``). Boxes' text is 10 pt, 13 CSS px at 100 %: the scaling would have
+# to pass 3/4 before any text came out smaller than ``MIN_TEXT_PX``.
+WIDTH_BUDGET = MAX_WIDTH_PT * 0.75
+MIN_TEXT_PX = 10
+MAX_ROWS = 5  # generations in one part
+NODESEP = 0.18  # inches, as in the DOT below
+BOX_MARGIN_IN = 0.07  # the label's margin each side
+_SEP_PT = NODESEP * 72
+UNION_PT = 0.09 * 72 + _SEP_PT
+BOX_MARGIN_PT = 2 * BOX_MARGIN_IN * 72 + 4  # both margins and a thick border
+MIN_BOX_PT = 0.75 * 72  # Graphviz's default least node width
+FONT_PT = 10  # 13 CSS px at 100 %
+
+_NARROW = frozenset(" ilj.,:;'!|`")
+_SMALL = frozenset("ftrI()[]-*/")
+_WIDE = frozenset("mwMW@%")
+
+
+@functools.lru_cache(maxsize=65536)  # names, titles and years repeat
+def _text_pt(text: str, size: float, *, bold: bool = False) -> float:
+    """An upper estimate of ``text``'s width in points at ``size``."""
+    ems = 0.0
+    for ch in text:
+        if ch in _NARROW:
+            ems += 0.28
+        elif ch in _SMALL:
+            ems += 0.36
+        elif ch in _WIDE:
+            ems += 0.92
+        elif ch.isascii():
+            ems += 0.74 if ch.isupper() else 0.58
+        else:
+            ems += 1.0
+    return ems * size * (1.1 if bold else 1.0)
+
+
+def _label_lines(person: TreePerson, dynasty: str) -> list[tuple[str, bool]]:
+    """The lines of a person's box, and which one is bold."""
+    crown = "♕" if person.sex.upper().startswith("F") else "♔"
+    name = clean_text(person.name)
+    lines = [(f"{crown} {name}" if person.ruler or person.was_ruler else name, True)]
+    if person.title:
+        lines.append((clean_text(person.title), False))
+    refs = person.diagram_refs(dynasty)
+    if refs:
+        lines.append((clean_text(" · ".join(refs)), False))
+    lines.append((years(person), False))
+    return lines
+
+
+def box_width(person: TreePerson, dynasty: str) -> float:
+    """The estimated width of ``person``'s box in ``dynasty``'s diagram, in points."""
+    text = max(_text_pt(line, FONT_PT, bold=bold) for line, bold in _label_lines(person, dynasty))
+    return max(MIN_BOX_PT, text + BOX_MARGIN_PT)
+
+
 # -- splitting -----------------------------------------------------------------
 
 
@@ -294,40 +377,110 @@ def _descendants(family: _Family, members: set[str], pid: str) -> set[str]:
     return found
 
 
-def _split(
-    family: _Family, members: set[str], roots: list[str], max_members: int
-) -> list[tuple[str | None, set[str]]]:
-    """Groups of at most ``max_members`` (at least two generations each).
+class _Rows:
+    """The estimated width of each generation of a part being planned."""
 
-    Each group takes whole generations while they fit, then the whole line
+    def __init__(self, family: _Family, dynasty: str, gen: Mapping[str, int],
+                 widths: dict[str, float]) -> None:
+        self.family, self.dynasty, self.gen, self.widths = family, dynasty, gen, widths
+        self.rows: dict[int, float] = {}
+
+    def _box(self, pid: str) -> float:
+        width = self.widths.get(pid)
+        if width is None:
+            width = self.widths[pid] = box_width(self.family.people[pid], self.dynasty)
+        return width
+
+    def cost(self, pid: str) -> float:
+        """A member's box, their spouses' from other dynasties, and the unions between."""
+        total = self._box(pid) + _SEP_PT
+        for spouse in self.family.spouses.get(pid, []):
+            total += UNION_PT
+            if spouse not in self.gen:
+                total += self._box(spouse) + _SEP_PT
+        return total
+
+    def added(self, pids: Iterable[str]) -> dict[int, float]:
+        rows = dict(self.rows)
+        for pid in pids:
+            rows[self.gen[pid]] = rows.get(self.gen[pid], 0.0) + self.cost(pid)
+        return rows
+
+    def fits(self, pids: Iterable[str]) -> bool:
+        return max(self.added(pids).values(), default=0.0) <= WIDTH_BUDGET
+
+    def add(self, pids: Iterable[str]) -> None:
+        self.rows = self.added(pids)
+
+
+@dataclass(frozen=True)
+class _Group:
+    root: str | None
+    members: frozenset[str]
+    chunk: int  # 1, or which share of the root's children this part holds
+
+
+def _split(family: _Family, dynasty: str, members: set[str], roots: list[str],
+           max_members: int, widths: dict[str, float]) -> list[_Group]:
+    """Parts of at most ``max_members`` members, each narrow enough (``WIDTH_BUDGET``).
+
+    Each part takes whole generations while they fit (at most ``MAX_ROWS``:
+    Graphviz drifts a deep line sideways, generation after generation), then the whole line
     of each person on its last rank if it still fits; any line left over
-    opens a branch group rooted at that person.
+    opens a branch part rooted at that person. A branch whose root has more
+    children than one part is wide is cut into several parts, each with the
+    root and a run of the children (by birth).
     """
-    parts: list[tuple[str | None, set[str]]] = []
+    gen = family.generations(dynasty)
+    parts: list[_Group] = []
     queue: list[tuple[str | None, list[str]]] = [(None, roots)]
+
+    def deep(pids: Iterable[str]) -> bool:
+        ranks = [gen[pid] for pid in pids]
+        return max(ranks) - min(ranks) >= MAX_ROWS
+
+    def kids(level: Iterable[str], exclude: set[str]) -> list[str]:
+        found = {c for p in level for c in family.children.get(p, []) if c in members}
+        return sorted(found - exclude, key=lambda c: (family.people[c].born, c))
+
     while queue:
         root, level = queue.pop(0)
-        included = set(level)
-        depth = 1
-        while True:
-            nxt = sorted(
-                {c for p in level for c in family.children.get(p, []) if c in members} - included,
-                key=lambda c: (family.people[c].born, c),
-            )
-            if not nxt or (depth >= 2 and len(included) + len(nxt) > max_members):
-                break
-            included.update(nxt)
-            level = nxt
-            depth += 1
-        branches = []
-        for pid in level:
-            line = _descendants(family, members, pid) - included
-            if line and len(included) + len(line) <= max_members:
-                included.update(line)
-            elif line:
-                branches.append(pid)
-        parts.append((root, included))
-        queue.extend((pid, [pid]) for pid in branches)
+        rows = _Rows(family, dynasty, gen, widths)
+        rows.add(level)
+        first = kids(level, set(level))
+        chunks: list[list[str]] = []
+        for child in first:
+            if (chunks and rows.fits(chunks[-1] + [child])
+                    and len(level) + len(chunks[-1]) < max_members):
+                chunks[-1].append(child)
+            else:
+                chunks.append([child])
+        if len(chunks) <= 1:
+            chunks = [first]
+        for index, chunk in enumerate(chunks, start=1):
+            rows = _Rows(family, dynasty, gen, widths)
+            included = set(level) | set(chunk)
+            rows.add(included)
+            last = chunk or list(level)
+            while chunk:
+                nxt = kids(last, included)
+                if (not nxt or len(included) + len(nxt) > max_members or not rows.fits(nxt)
+                        or deep(included | set(nxt))):
+                    break
+                included.update(nxt)
+                rows.add(nxt)
+                last = nxt
+            branches = []
+            for pid in last:
+                line = _descendants(family, members, pid) - included
+                if (line and len(included) + len(line) <= max_members and rows.fits(line)
+                        and not deep(included | line)):
+                    included.update(line)
+                    rows.add(line)
+                elif line:
+                    branches.append(pid)
+            parts.append(_Group(root, frozenset(included), index))
+            queue.extend((pid, [pid]) for pid in branches)
     return parts
 
 
@@ -343,10 +496,21 @@ def plan_parts(
 
 
 def _plan(family: _Family, houses: Mapping[str, HouseLike], max_members: int) -> list[DiagramPart]:
+    """Files are named after the dynasty (its trunk) and a branch's root person,
+    so that a part keeps its name, and its cached layout, while others change."""
     plan: list[DiagramPart] = []
     dynasties = sorted(d for d in family.by_dynasty if d is not None)
     used: set[str] = set()
+
+    def unique(stem: str) -> str:
+        while stem in used:
+            stem += "-x"
+        used.add(stem)
+        return stem
+
+    widths: dict[str, float] = {}
     for dynasty in dynasties:
+        widths.clear()
         gen = family.generations(dynasty)
         members = set(gen)
         roots = sorted(
@@ -355,27 +519,32 @@ def _plan(family: _Family, houses: Mapping[str, HouseLike], max_members: int) ->
         )
         house = houses.get(dynasty)
         house_name = clean_text(house.name) if house is not None else dynasty
-        base = slug(dynasty)
-        while base in used:
-            base += "-x"
-        used.add(base)
-        groups = [(None, members)] if len(members) <= max_members else _split(
-            family, members, roots, max_members
-        )
-        for root, group in groups:
-            # Named after the branch's root, not its place in the list: a
-            # split that moves leaves every other part's name (and page) alone.
-            stem = base if root is None else f"{base}--{slug(root)}"
-            while stem in used and root is not None:
-                stem += "-x"
-            used.add(stem)
-            filename = f"{stem}.svg"
+        base = unique(slug(dynasty))
+        groups = _split(family, dynasty, members, roots, max_members, widths)
+        dynasty_parts: list[DiagramPart] = []
+        for group in groups:
             title = house_name
-            if root is not None:
-                person = family.people[root]
+            if group.root is None:
+                stem = base if group.chunk == 1 else unique(f"{base}-{group.chunk}")
+                title += f", {group.chunk}" if group.chunk > 1 else ""
+            else:
+                person = family.people[group.root]
                 refs = person.ordered_refs()
                 title += f": {clean_text(person.name)}" + (f" ({refs[0]})" if refs else "")
-            plan.append(DiagramPart(dynasty, filename, title, root, tuple(sorted(group))))
+                # Named after the branch's root, not its place in the list: a
+                # split that moves leaves every other part's name (and page) alone.
+                stem = f"{base}--{slug(group.root)}"
+                if group.chunk > 1:
+                    stem += f"-{group.chunk}"
+                    title += f", {group.chunk}"
+                stem = unique(stem)
+            up = None
+            if group.root is not None:
+                up = next((p.filename for p in dynasty_parts
+                           if group.root in p.members and p.root != group.root), None)
+            dynasty_parts.append(DiagramPart(dynasty, f"{stem}.svg", title, group.root,
+                                             tuple(sorted(group.members)), up))
+        plan.extend(dynasty_parts)
     return plan
 
 
@@ -397,18 +566,15 @@ def _person_node(
 ) -> str:
     house = houses.get(person.dynasty) if person.dynasty is not None else None
     fill, border = _box_colours(house.color if house is not None else None)
-    crown = "♕" if person.sex.upper().startswith("F") else "♔"
-    name = html_text(person.name)
-    lines = [f"<B>{crown} {name}</B>" if person.ruler or person.was_ruler else f"<B>{name}</B>"]
-    if person.title:
-        lines.append(f"<I>{html_text(person.title)}</I>")
-    refs = person.diagram_refs(dynasty)
-    if refs:
-        lines.append(html_text(" · ".join(refs)))
-    lines.append(html_text(years(person)))
+    lines = [f"<B>{html_text(text)}</B>" if bold else
+             f"<I>{html_text(text)}</I>" if person.title and index == 1 else html_text(text)
+             for index, (text, bold) in enumerate(_label_lines(person, dynasty))]
     label = "<" + '<BR ALIGN="CENTER"/>'.join(lines) + ">"
+    refs = person.diagram_refs(dynasty)
     classes = ["person", "dead" if person.died is not None else "living"]
+    node = node_id("p_", person.id)
     attrs = {
+        "id": node,
         "label": label,
         "style": _STYLE[person.died is not None],
         "fillcolor": fill,
@@ -427,7 +593,7 @@ def _person_node(
     if url:
         attrs["URL"] = dot_string(_url(url))
         attrs["target"] = '"_top"'
-    return f"{node_id('p_', person.id)} [{_attrs(attrs)}];"
+    return f"{node} [{_attrs(attrs)}];"
 
 
 def _url(url: str) -> str:
@@ -452,35 +618,143 @@ def diagram_dot(
     return _dot(part, _Family.of(family_people, marriages), houses, link_for, continued or {})
 
 
-def _tree_order(family: _Family, members: set[str], shown: Mapping[str, int]) -> list[str]:
-    """Depth-first family order (person, spouses, then children by birth).
+Union = tuple[str, str]  # (husband, wife); (parent, "") for a child of one known parent
 
-    Graphviz seeds its ordering of each rank with the order nodes appear in,
-    so emitting families together keeps children under their parents.
+
+@dataclass
+class _Layout:
+    """Where a part's nodes go: ranks, and the left-to-right run of each family.
+
+    ``runs`` are the marriage groups of a rank (a person, their spouses and
+    the union points between), each a list of node names in order;
+    ``across`` the unions whose spouses could not share a rank (one
+    descends from the other's family), drawn on the lower spouse's.
     """
-    def key(pid: str) -> tuple[int, int, str]:
-        return (shown[pid], family.people[pid].born, pid)
 
-    roots = sorted(
-        (pid for pid in members if not any(p in members for p in family.parents(pid))), key=key
-    )
-    order: list[str] = []
-    seen: set[str] = set()
-    stack = list(reversed(roots))
-    while stack:
-        pid = stack.pop()
-        if pid in seen:
+    rank: dict[str, int]
+    runs: list[list[str]]
+    across: set[Union]
+
+
+def _layout(family: _Family, members: set[str], shown: Mapping[str, None],
+            unions: list[Union]) -> _Layout:
+    """Spouses share a rank, a child is ranked below both parents.
+
+    Marriages join their spouses into one group in date order, unless that
+    would put someone on the rank of their own ancestor (a widow marrying
+    her stepson): such a marriage is drawn across ranks instead.
+    """
+    group = {pid: pid for pid in shown}
+
+    def find(pid: str) -> str:
+        while group[pid] != pid:
+            group[pid] = group[group[pid]]
+            pid = group[pid]
+        return pid
+
+    below: dict[str, list[str]] = {}
+    for child in sorted(members):
+        for parent in family.parents(child):
+            if parent in shown:
+                below.setdefault(parent, []).append(child)
+    people_of: dict[str, list[str]] = {pid: [pid] for pid in shown}
+
+    def reaches(start: str, goal: str) -> bool:
+        seen = {start}
+        stack = [start]
+        while stack:
+            for pid in people_of[stack.pop()]:
+                for child in below.get(pid, []):
+                    top = find(child)
+                    if top == goal:
+                        return True
+                    if top not in seen:
+                        seen.add(top)
+                        stack.append(top)
+        return False
+
+    across: set[Union] = set()
+    married: dict[str, list[tuple[Union, str]]] = {}
+    for union in sorted(unions, key=lambda u: (family.unions.get(u) or 0, u)):
+        husband, wife = union
+        if not wife:
             continue
-        seen.add(pid)
-        order.append(pid)
-        for spouse in family.spouses.get(pid, []):
-            if spouse in shown and spouse not in seen:
-                seen.add(spouse)
-                order.append(spouse)
-        kids = [c for c in family.children.get(pid, []) if c in members and c not in seen]
-        stack.extend(reversed(kids))
-    order.extend(sorted((pid for pid in shown if pid not in seen), key=key))
-    return order
+        a, b = find(husband), find(wife)
+        if a != b and (reaches(a, b) or reaches(b, a)):
+            across.add(union)
+            continue
+        if a != b:
+            keep, gone = sorted((a, b))
+            group[gone] = keep
+            people_of[keep].extend(people_of.pop(gone))
+        married.setdefault(husband, []).append((union, wife))
+        married.setdefault(wife, []).append((union, husband))
+    # Longest path down the groups: a group sits one rank below its lowest parent.
+    tops = sorted(people_of)
+    parents_of: dict[str, set[str]] = {top: set() for top in tops}
+    for parent, children in below.items():
+        for child in children:
+            parents_of[find(child)].add(find(parent))
+    level: dict[str, int] = {}
+    for top in tops:
+        stack = [top]
+        while stack:
+            here = stack[-1]
+            if here in level:
+                stack.pop()
+                continue
+            waiting = [p for p in sorted(parents_of[here]) if p not in level and p != here]
+            if waiting:
+                stack.extend(waiting)
+                continue
+            stack.pop()
+            level[here] = max((level[p] + 1 for p in parents_of[here] if p != here), default=0)
+    rank = {pid: level[find(pid)] for pid in shown}
+    runs = [_run(family, people_of[top], married) for top in sorted(
+        people_of, key=lambda t: (level[t], min(family.people[p].born for p in people_of[t]), t))]
+    return _Layout(rank, runs, across)
+
+
+def _run(family: _Family, people: list[str], married: Mapping[str, list[tuple[Union, str]]],
+         ) -> list[str]:
+    """A marriage group left to right: the most married person in the middle, their
+    marriages in date order, the earlier half on the left; a spouse's other
+    marriages further out on their side. Each union lies between its spouses."""
+    def key(pid: str) -> tuple[int, int, str]:
+        return (-len(married.get(pid, [])), family.people[pid].born, pid)
+
+    hub = min(people, key=key)
+    placed = {hub}
+    closing: list[Union] = []
+
+    def place(pid: str, side: int) -> list[str]:
+        marriages = [(u, o) for u, o in married.get(pid, []) if o not in placed]
+        placed.update(o for _u, o in marriages)
+        if side == 0:
+            half = len(marriages) // 2
+            left, right = marriages[:half], marriages[half:]
+        else:
+            left, right = (marriages, []) if side < 0 else ([], marriages)
+        run: list[str] = []
+        for union, other in left:
+            run += [*place(other, -1), node_id("u_", " ".join(union))]
+        run.append(node_id("p_", pid))
+        for union, other in right:
+            run += [node_id("u_", " ".join(union)), *place(other, 1)]
+        return run
+
+    run = place(hub, 0)
+    drawn = set(run)
+    for pid in sorted(people):
+        for union, _other in married.get(pid, []):
+            name = node_id("u_", " ".join(union))
+            if name not in drawn:
+                closing.append(union)
+                drawn.add(name)
+    for union in closing:  # a ring of marriages: the last one right of its left spouse
+        spots = [run.index(node_id("p_", p)) for p in union]
+        run.insert(min(spots) + 1, node_id("u_", " ".join(union)))
+    return run
 
 
 def _dot(
@@ -492,83 +766,172 @@ def _dot(
     nodes: dict[tuple[str, str], str] | None = None,
 ) -> str:
     """``nodes`` (optional) keeps each person's node text between the diagrams
-    of one build: a person shown in several is described once."""
+    of one build: a person shown in several is described once.
+
+    Each marriage group of a rank is a cluster, so that nothing comes between
+    a union point and its spouses; invisible edges inside it keep its order
+    (Graphviz keeps an edge within a rank pointing right). Marriages are
+    thick lines, descent thin ones from the union point down (a double line,
+    as three parallel strokes, made the layouts a fifth slower).
+    """
     members = set(part.members)
     nodes = {} if nodes is None else nodes
-    gen = family.generations(part.dynasty)
-    guests: dict[str, int] = {}
+    shown: dict[str, None] = dict.fromkeys(sorted(members))
     for pid in sorted(members):
         for other in family.spouses.get(pid, []):
-            if other not in members:
-                guests[other] = min(guests.get(other, gen[pid]), gen[pid])
+            shown.setdefault(other)
+        # The other parent of a member's child (the root's own parents are not shown).
         for child in family.children.get(pid, []):
             if child in members:
                 for parent in family.parents(child):
-                    if parent not in members:
-                        guests[parent] = min(guests.get(parent, gen[pid]), gen[pid])
-    shown = {**{pid: gen[pid] for pid in members}, **guests}
-    ranks: dict[int, list[str]] = {}
+                    shown.setdefault(parent)
+    unions: list[Union] = sorted(
+        u for u in {u for pid in members for u in family.by_partner.get(pid, ())}
+        if u[0] in shown and u[1] in shown)
+    lone: list[Union] = []
+    kids: dict[Union, list[str]] = {}
+    for union in unions:
+        husband, wife = union
+        kids[union] = [c for c in family.children.get(husband, [])
+                       if c in members and family.people[c].mother == wife]
+    for pid in sorted(members, key=lambda c: (family.people[c].born, c)):
+        parents = family.parents(pid)
+        if len(parents) == 1:
+            key = (parents[0], "")
+            if key not in kids:
+                lone.append(key)
+                kids[key] = []
+            kids[key].append(pid)
+    layout = _layout(family, members, shown, unions)
+    rank = layout.rank
+    names = {node_id("p_", pid): pid for pid in shown}
+    union_names = {node_id("u_", " ".join(u)): u for u in unions + lone}
+    # A lone parent's union, and one across ranks, beside the (lower) parent in their run.
+    beside = [(u, u[0]) for u in lone] + [
+        (u, min(u, key=lambda p: (-layout.rank[p], p))) for u in sorted(layout.across)]
+    for union, parent in beside:
+        for run in layout.runs:
+            spot = node_id("p_", parent)
+            if spot in run:
+                run.insert(run.index(spot) + 1, node_id("u_", " ".join(union)))
     lines = [
         f"digraph {dot_string(part.title)} {{",
-        f"  graph [rankdir=TB, nodesep=0.3, ranksep=0.55, fontname=Helvetica, "
-        f"fontsize=18, labelloc=t, label=<{html_text(part.title)}>];",
-        '  node [fontname=Helvetica, fontsize=11, shape=box, margin="0.10,0.05"];',
+        f"  graph [rankdir=TB, newrank=true, nodesep={NODESEP}, ranksep=0.5, "
+        f'size="{MAX_WIDTH_PT / 72:g},1000", '
+
+        f"fontname=Helvetica, fontsize=18, labelloc=t, label=<{html_text(part.title)}>];",
+        f'  node [fontname=Helvetica, fontsize={FONT_PT}, shape=box, margin="{BOX_MARGIN_IN},0.04"];',
         '  edge [arrowhead=none, color="#555555"];',
     ]
-    order = _tree_order(family, members, shown)
-    for pid in order:
-        node = node_id("p_", pid)
-        text = nodes.get((part.dynasty, pid))
-        if text is None:
-            text = nodes[part.dynasty, pid] = "  " + _person_node(
-                family.people[pid], part.dynasty, houses, link_for)
-        lines.append(text)
-        ranks.setdefault(shown[pid], []).append(node)
-    for pid in order:
-        branch = continued.get(pid)
-        if branch is not None and branch.filename != part.filename:
-            more = node_id("more_", pid)
-            lines.append(
-                f'  {more} [shape=plaintext, label="⋯", fontsize=16, '
-                f"tooltip={dot_string(branch.title)}, URL={dot_string(_url(branch.filename))}, "
-                'target="_top"];'
-            )
-            lines.append(f"  {node_id('p_', pid)} -> {more} [style=dotted];")
+    where: dict[str, int] = {}
+    for index, run in enumerate(layout.runs):
+        for name in run:
+            where[name] = index
+    # Families in depth-first order (a run, then its children's runs): Graphviz
+    # seeds each rank's order with the order nodes come in.
+    order: list[int] = []
+    seen: set[int] = set()
+    stack = list(reversed(range(len(layout.runs))))
+    while stack:
+        index = stack.pop()
+        if index in seen:
+            continue
+        seen.add(index)
+        order.append(index)
+        below = [where[node_id("p_", c)] for name in layout.runs[index]
+                 if name in union_names for c in kids.get(union_names[name], [])]
+        stack.extend(reversed([i for i in dict.fromkeys(below) if i not in seen]))
+    ranks: dict[int, list[str]] = {}
     edges: list[str] = []
-    own = sorted({u for pid in members for u in family.by_partner.get(pid, ())})
-    for husband, wife in own:
-        year = family.unions[(husband, wife)]
-        if husband not in shown or wife not in shown:
-            continue
-        if husband not in members and wife not in members:
-            continue
-        union = node_id("u_", f"{husband} {wife}")
-        tip = f"{clean_text(family.people[husband].name)} ⚭ {clean_text(family.people[wife].name)}"
-        tip += f" {year}" if year is not None else ""
-        xlabel = f", xlabel={dot_string(str(year))}" if year is not None else ""
-        lines.append(
-            f"  {union} [shape=point, width=0.09, fontsize=8, tooltip={dot_string(tip)}{xlabel}];"
-        )
-        if shown[husband] == shown[wife]:
-            ranks.setdefault(shown[husband], []).append(union)
-        edges.append(f"  {node_id('p_', husband)} -> {union} [weight=5];")
-        edges.append(f"  {union} -> {node_id('p_', wife)} [weight=5];")
-        kids = [
-            c for c in family.children.get(husband, [])
-            if c in members and family.people[c].mother == wife
-        ]
-        edges.extend(f"  {union} -> {node_id('p_', c)};" for c in kids)
-    for pid in order:
-        if pid not in members:
-            continue
-        parents = [p for p in family.parents(pid) if p in shown]
-        if len(parents) == 1 or (len(parents) == 2 and tuple(parents) not in family.unions):
-            edges.extend(f"  {node_id('p_', p)} -> {node_id('p_', pid)};" for p in parents)
+    for index in order:
+        run = layout.runs[index]
+        body: list[str] = []
+        for name in run:
+            who = names.get(name)
+            if who is not None:
+                text = nodes.get((part.dynasty, who))
+                if text is None:
+                    text = nodes[part.dynasty, who] = "  " + _person_node(
+                        family.people[who], part.dynasty, houses, link_for)
+                body.append(text)
+                ranks.setdefault(rank[who], []).append(name)
+            else:
+                body.append("  " + _union_node(family, union_names[name],
+                                               union_names[name] in layout.across))
+                owner = union_names[name][0] if not union_names[name][1] else min(
+                    union_names[name], key=lambda p: (-rank[p], p))
+                ranks.setdefault(rank[owner], []).append(name)
+        if len(run) > 1:
+            lines.append(f'  subgraph cluster_{index} {{ graph [label="", peripheries=0, margin=2];')
+            lines.extend("  " + text for text in body)
+            lines.append("  }")
+        else:
+            lines.extend(body)
+        for left, right in itertools.pairwise(run):
+            joined = union_names.get(left) or union_names.get(right)
+            if joined is not None and joined[1] and {names.get(left), names.get(right)} & set(joined):
+                edges.append(f"  {left} -> {right} [{MARRIAGE}];")
+            else:
+                edges.append(f"  {left} -> {right} [style=invis];")
+        at = {name: i for i, name in enumerate(run)}
+        for name in run:
+            couple = union_names.get(name)
+            if couple is None or not couple[1]:
+                continue
+            position = at[name]
+            for spouse in couple:
+                spot = node_id("p_", spouse)
+                if spot in at and abs(at[spot] - position) > 1:
+                    pair = (spot, name) if at[spot] < position else (name, spot)
+                    edges.append(f"  {pair[0]} -> {pair[1]} [{MARRIAGE}];")
+    for union in sorted(layout.across):
+        name = node_id("u_", " ".join(union))
+        upper = min(union, key=lambda p: (rank[p], p))
+        edges.append(f"  {node_id('p_', upper)} -> {name} [{MARRIAGE}, constraint=false];")
+    for union in unions + lone:
+        name = node_id("u_", " ".join(union))
+        edges.extend(f"  {name} -> {node_id('p_', c)} [{DESCENT}];" for c in kids[union])
+    for index in order:
+        for name in layout.runs[index]:
+            shown_id = names.get(name)
+            branch = continued.get(shown_id) if shown_id is not None else None
+            if shown_id is not None and branch is not None and branch.filename != part.filename:
+                more = node_id("more_", shown_id)
+                lines.append(
+                    f'  {more} [shape=plaintext, label="⋯", fontsize=16, class="more", '
+                    f"tooltip={dot_string(branch.title)}, URL={dot_string(_url(page_name(branch)))}, "
+                    'target="_top"];')
+                edges.append(f"  {name} -> {more} [style=dotted];")
     lines.extend(edges)
-    for rank in sorted(ranks):
-        lines.append("  { rank=same; " + "; ".join(ranks[rank]) + "; }")
+    for level in sorted(ranks):
+        lines.append("  { rank=same; " + "; ".join(ranks[level]) + "; }")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def page_name(part: DiagramPart) -> str:
+    """The page showing ``part`` at 100 %, beside its SVG (``<name>.html``)."""
+    return part.filename.removesuffix(".svg") + ".html"
+
+
+MARRIAGE = 'class="marriage", penwidth=2.5, weight=8'
+DESCENT = 'class="descent", weight=2'
+
+
+def _union_node(family: _Family, union: Union, across: bool = False) -> str:
+    """A union's point; ``across``: its spouses could not share a rank (class ``across``)."""
+    husband, wife = union
+    name = node_id("u_", " ".join(union))
+    if not wife:
+        return (f'{name} [shape=point, width=0.06, class="union", '
+                f"tooltip={dot_string(clean_text(family.people[husband].name))}];")
+    year = family.unions[union]
+    tip = f"{clean_text(family.people[husband].name)} ⚭ {clean_text(family.people[wife].name)}"
+    tip += f" {year}" if year is not None else ""
+    # The year is in the tooltip, not written beside the point: placing such
+    # labels was a sixth of all the layout time, and the pages give the years.
+    kind = "union across" if across else "union"
+    return f'{name} [shape=point, width=0.09, class="{kind}", tooltip={dot_string(tip)}];'
 
 
 # -- rendering -----------------------------------------------------------------

@@ -16,7 +16,8 @@ URLs (stable: they depend on ids and reference numbers, never on build order)::
     <campaign>/battles/index.html
     <campaign>/battles/<battle>/index.html     e.g. battles/b-3-1/
     <campaign>/wealth/index.html
-    <campaign>/genealogy/<house>.svg
+    <campaign>/genealogy/<house>.svg          a dynasty's family tree, or its trunk
+    <campaign>/genealogy/<part>.html          a part at 100 %; #p_<id> marks a person
     <campaign>/maps/index.html, maps/turn-003.svg
     <campaign>/search/index.html, search-index.js, feed.atom
 
@@ -51,6 +52,7 @@ from chronicle.publish.data import (
     SiteData,
     TurnView,
 )
+from chronicle.publish.errors import PublishError
 from chronicle.publish.i18n import translations
 from chronicle.publish.inputs import slugify, theme_chain
 from chronicle.publish.svgsafe import checked
@@ -83,6 +85,27 @@ def _demote(match: re.Match[str]) -> str:
     return f"<{match.group(1)}h{min(int(match.group(2)) + 2, 6)}>"
 
 
+@dataclass(frozen=True)
+class DiagramPage:
+    """The page of one part of a family tree: its drawing inline, and the parts around.
+
+    Paths are relative to the campaign's folder; ``up`` is the part showing
+    this one's root among its members, ``beside`` the other parts of the
+    same root's children, ``down`` the branches leaving this one. ``alone``:
+    the drawing is also published as a file (``svg``), for the house page.
+    """
+
+    dynasty: str
+    house_slug: str
+    title: str
+    svg: str
+    page: str
+    alone: bool
+    up: tuple[str, str] | None
+    beside: tuple[tuple[str, str], ...]
+    down: tuple[tuple[str, str], ...]
+
+
 @dataclass
 class SiteContext:
     """Everything the builders of one campaign need, prepared once."""
@@ -94,7 +117,11 @@ class SiteContext:
     archive: bool = True
     # Each dynasty's diagrams, (file, title), the whole tree or its trunk first.
     genealogies: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # The page and fragment of the part of the family tree that holds a person.
     person_diagram: dict[str, str] = field(default_factory=dict)
+    diagram_pages: list[DiagramPage] = field(default_factory=list)
+    # Drawings shown inline on their page (``diagram_pages``) but not as files.
+    part_svgs: dict[str, str] = field(default_factory=dict)
     svgs: dict[str, str] = field(default_factory=dict)
     # Drawings made when written, by the process that writes them (``build_svgs``).
     lazy_svgs: dict[str, Callable[[], str]] = field(default_factory=dict)
@@ -142,6 +169,7 @@ class SiteContext:
         self.pending.clear()
         self.lazy_svgs.clear()
         self.svgs.clear()
+        self.part_svgs.clear()
 
 
 def make_context(data: SiteData, *, archive: bool = True) -> SiteContext:
@@ -346,9 +374,12 @@ def unchanged(ctx: SiteContext, rel: str, key: str) -> bool:
 def render(ctx: SiteContext, write: Write, template: str, rel: str, **values: Any) -> None:
     """Render ``template`` to ``<campaign>/<rel>`` with the per-page link helpers."""
     mine = claim(ctx, write, rel)
-    if mine is None:
-        return
-    write = mine
+    if mine is not None:
+        mine(ctx.prefix + rel, page_html(ctx, template, rel, **values))
+
+
+def page_html(ctx: SiteContext, template: str, rel: str, **values: Any) -> str:
+    """The text of the page ``rel`` (see ``render``), whoever writes it."""
     root = _root(rel)
     narrator = ctx.narrator
     page = ctx.env.get_template(template).render(
@@ -361,7 +392,7 @@ def render(ctx: SiteContext, write: Write, template: str, rel: str, **values: An
         cause=narrator.cause,
         battle_title=lambda b: battle_title(narrator._, b),
         **values)
-    write(ctx.prefix + rel, page)
+    return page
 
 
 def _site_root(ctx: SiteContext, root: str) -> str:
@@ -815,8 +846,70 @@ def build_svgs(ctx: SiteContext, write: Write) -> None:
             mine(ctx.prefix + name, checked(name, draw()))
     ctx.finish_drawings()
     for name, svg in sorted(ctx.svgs.items()):
-        write(ctx.prefix + name, checked(name, svg))
+        # Kept as checked: the family tree pages show the same drawings inline.
+        ctx.svgs[name] = safe = checked(name, svg)
+        write(ctx.prefix + name, safe)
+    build_diagram_pages(ctx, write)
 
+
+_XML_DECLARATION = re.compile(r"\A<\?xml[^>]*\?>\s*")
+_XML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+def inline_svg(name: str, svg: str) -> Markup:
+    """A checked drawing as markup for an HTML page (no XML declaration).
+
+    The HTML parser reads a few things in SVG otherwise than XML does:
+    comments are dropped (XML allows none that could matter), and a drawing
+    with a CDATA section is refused rather than guessed at.
+    """
+    text = _XML_COMMENT.sub("", _XML_DECLARATION.sub("", checked(name, svg)))
+    if "<![CDATA[" in text:
+        raise PublishError(f"refusing to show {name} in a page: it holds a CDATA section")
+    return Markup(text)
+
+
+def build_diagram_pages(ctx: SiteContext, write: Write) -> None:
+    """A page per part of each family tree, made where its drawing was laid out.
+
+    The drawing is inline, so that ``#p_<id>`` marks that person's box
+    (CSS ``:target``) and scrolls the frame to it, without script and from
+    ``file://``. Only the process holding the layouts (``svgs``) makes them,
+    after the layouts, so they are made quickly: the page is rendered once
+    per dynasty with stand-ins for the title, the links and the drawing,
+    then filled in for each part (measured: rendering each of a large
+    campaign's thousand parts added a tenth to its first build).
+    """
+    shells: dict[tuple[str, bool], str] = {}
+    for diagram in ctx.diagram_pages:
+        svg = ctx.svgs.get(diagram.svg) or ctx.part_svgs.get(diagram.svg)
+        if svg is None:
+            continue
+        shell = shells.get((diagram.dynasty, diagram.alone))
+        if shell is None:
+            stand_in = DiagramPage(diagram.dynasty, diagram.house_slug, _TITLE, _SVG_FILE,
+                                   diagram.page, diagram.alone, None, (), ())
+            shell = shells[diagram.dynasty, diagram.alone] = page_html(
+                ctx, "genealogy.html", diagram.page, d=stand_in, links=Markup(_LINKS),
+                svg=Markup(_DRAWING))
+        page = (shell.replace(_TITLE, str(escape(diagram.title)))
+                .replace(_SVG_FILE, str(escape(diagram.svg)))
+                .replace(_LINKS, diagram_links(diagram, _root(diagram.page)))
+                .replace(_DRAWING, inline_svg(diagram.svg, svg)))
+        write(ctx.prefix + diagram.page, page)
+
+
+_TITLE, _LINKS, _DRAWING = "@@part-title@@", "@@part-links@@", "@@part-drawing@@"
+_SVG_FILE = "@@part-svg@@"
+
+
+def diagram_links(diagram: DiagramPage, root: str) -> str:
+    """The list items leading to the parts around ``diagram``: up, beside, down."""
+    items = [(f"↑ {title}", page) for page, title in ([diagram.up] if diagram.up else [])]
+    items += [(title, page) for page, title in diagram.beside]
+    items += [(f"↓ {title}", page) for page, title in diagram.down]
+    return "".join(f'<li><a href="{escape(root + page)}">{escape(text)}</a></li>\n'
+                   for text, page in items)
 
 
 BUILDERS: tuple[Callable[[SiteContext, Write], None], ...] = (
