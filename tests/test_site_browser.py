@@ -192,3 +192,39 @@ def test_script_in_the_published_site_a_planted_cached_svg_runs_nothing_in_a_hou
         assert browser.execute_script("return window.planted") is None  # type: ignore[attr-defined]
         assert "planted" not in browser.execute_script(  # type: ignore[attr-defined]
             "return document.querySelector('object').contentDocument.documentElement.outerHTML")
+
+
+@pytest.fixture(scope="module")
+def site_on_disk(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("browser-file")
+    campaign = build_fixture(root / "fixture-wars", turns=6)
+    build_site([campaign], root / "site")
+    return root / "site"
+
+
+def test_item_4_the_relationship_finder_answers_from_a_file_site(browser: object,
+                                                               site_on_disk: Path) -> None:
+    """Issue 16, item 4: "the relationship finder answering for two people from a
+    file:// site": Margaret (S1aa0) is the daughter of Mary (S1a00), the first
+    daughter of Alfonso (S1000); the path goes through her parents."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page = site_on_disk / "fixture-wars/relationship/index.html"
+    browser.get_log("browser")  # type: ignore[attr-defined]  # drop earlier pages' messages
+    _visit(browser, page.as_uri(), "10-relationship")
+    form = WebDriverWait(browser, 10).until(  # type: ignore[arg-type]
+        lambda d: d.find_element(By.ID, "kinship")
+        if d.find_element(By.ID, "kinship").is_displayed() else None)
+    browser.find_element(By.ID, "kin-a").send_keys("S1aa0")  # type: ignore[attr-defined]
+    browser.find_element(By.ID, "kin-b").send_keys("s1000")  # type: ignore[attr-defined]
+    form.find_element(By.CSS_SELECTOR, "button").click()
+    answer = WebDriverWait(browser, 10).until(  # type: ignore[arg-type]
+        lambda d: d.find_element(By.ID, "kin-answer").text or None)
+    assert "Margaret (S1aa0) is the granddaughter of Alfonso (S1000)." in answer
+    assert "Nearest common ancestor: Alfonso (S1000)." in answer
+    path = [li.text for li in browser.find_elements(  # type: ignore[attr-defined]
+        By.CSS_SELECTOR, "ol.kin-path li")]
+    assert path == ["Margaret (S1aa0)", "Mary (S1a00)", "Alfonso (S1000)"]
+    _no_console_errors(browser)
+    browser.save_screenshot(str(SHOTS / "11-relationship-answer.png"))  # type: ignore[attr-defined]

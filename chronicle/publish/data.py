@@ -67,6 +67,9 @@ class MarriageView:
     husband: str
     wife: str
     year: int
+    #: The year it ended and how (``"death"``: a spouse died), or None while it lasts.
+    ended: int | None = None
+    end_cause: str | None = None
 
 
 @dataclass(frozen=True)
@@ -634,7 +637,8 @@ def _lineage(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: li
     )
     people = _people(final, _renounced(_json_list(list(renunciations))))
     return Lineage(campaign=campaign, people=people, houses=_houses(final, people),
-                   marriages=[MarriageView(husband=m.husband, wife=m.wife, year=m.year)
+                   marriages=[MarriageView(husband=m.husband, wife=m.wife, year=m.year,
+                                          ended=m.ended, end_cause=m.end_cause)
                               for m in final.marriages],
                    styles=_styles(final), turn_rows=turn_rows, _final=final)
 

@@ -55,6 +55,7 @@ from chronicle.publish.data import (
 from chronicle.publish.errors import PublishError
 from chronicle.publish.i18n import translations
 from chronicle.publish.inputs import slugify, theme_chain
+from chronicle.publish.kin import Kin
 from chronicle.publish.svgsafe import checked
 from chronicle.publish.themes import environment
 
@@ -149,6 +150,10 @@ class SiteContext:
     _told_digests: dict[int, str] = field(default_factory=dict)
     _turns: dict[int, TurnView] = field(default_factory=dict)
     _event_texts: dict[int, str] = field(default_factory=dict)
+    # The family indexes person and house pages read (``kin``), and the
+    # person pages' charts (``personcharts``; made on first use).
+    kin: Kin | None = None
+    person_charts: Any = None
 
     def _(self, text: str) -> str:
         return self.narrator._(text)
@@ -183,7 +188,8 @@ def make_context(data: SiteData, *, archive: bool = True) -> SiteContext:
                                  battles=battles),
                         pgettext=lambda context, text: str(trans.pgettext(context, text)), language=campaign.language)
     return SiteContext(data=data, env=env, narrator=narrator,
-                       prefix=f"{campaign.slug}/" if archive else "", archive=archive)
+                       prefix=f"{campaign.slug}/" if archive else "", archive=archive,
+                       kin=Kin(data.people, data.houses, data.marriages))
 
 
 def battle_title(_: Callable[[str], str], battle: BattleView) -> str:
@@ -225,20 +231,25 @@ def shares(data: SiteData, count: int) -> dict[str, int]:
     return owners
 
 
-def elsewhere(ctx: SiteContext, rel: str) -> bool:
-    """True (and the page claimed for it) if another process renders ``rel``.
-
-    ``render`` asks; a builder may ask first, to skip preparing the page.
-    """
+def owned_here(ctx: SiteContext, rel: str) -> bool:
+    """True if this process renders ``rel`` (``elsewhere`` without claiming it)."""
     if ctx.shard is None:
-        return False
+        return True
     index, count = ctx.shard
     owner = ctx.owners.get(rel)
     if owner is None:
         # By a hash of the path, not by turn of arrival: builders alternate
         # kinds of page (a turn, its dice...), which would not share evenly.
         owner = zlib.crc32(rel.encode("utf-8")) % count
-    if owner == index:
+    return owner == index
+
+
+def elsewhere(ctx: SiteContext, rel: str) -> bool:
+    """True (and the page claimed for it) if another process renders ``rel``.
+
+    ``render`` asks; a builder may ask first, to skip preparing the page.
+    """
+    if owned_here(ctx, rel):
         return False
     if ctx.elsewhere is not None:
         ctx.elsewhere(ctx.prefix + rel)
@@ -740,16 +751,43 @@ def build_turns(ctx: SiteContext, write: Write) -> None:
 
 
 def build_houses(ctx: SiteContext, write: Write) -> None:
+    from chronicle.publish.housepage import house_values
+
     data = ctx.data
     render(ctx, write, "houses.html", "houses/index.html",
            houses=sorted(data.houses.values(), key=lambda h: h.name))
     for house in data.houses.values():
-        render(ctx, write, "house.html", f"houses/{house.slug}/index.html", h=house,
+        rel = f"houses/{house.slug}/index.html"
+        if elsewhere(ctx, rel):
+            continue
+        render(ctx, write, "house.html", rel, h=house,
                diagrams=ctx.genealogies.get(house.id, []),
-               living=[data.people[p] for p in house.living])
+               living=[data.people[p] for p in house.living],
+               **house_values(ctx, house, _root(rel)))
+
+
+def _person_charts(ctx: SiteContext) -> Any:
+    """The charts of the person pages, set up on first use by the process drawing them."""
+    if ctx.person_charts is None:
+        from chronicle.publish.cache import inside
+        from chronicle.publish.personcharts import PersonCharts, chart_cache
+
+        data = ctx.data
+        ctx.person_charts = PersonCharts(
+            data.people, data.houses, _kin(ctx),
+            chart_cache(inside(Path(data.campaign.folder), ".cache", "graphviz")))
+    return ctx.person_charts
+
+
+def _kin(ctx: SiteContext) -> Kin:
+    if ctx.kin is None:
+        ctx.kin = Kin(ctx.data.people, ctx.data.houses, ctx.data.marriages)
+    return ctx.kin
 
 
 def build_people(ctx: SiteContext, write: Write) -> None:
+    from chronicle.publish.personpage import claims_html, family_html, title_items
+
     data = ctx.data
     ordered = data.person_order()
     groups: dict[str, list[PersonView]] = {}
@@ -759,23 +797,37 @@ def build_people(ctx: SiteContext, write: Write) -> None:
     render(ctx, write, "people.html", "people/index.html",
            groups=[(name, h, people_rows(groups[h])) for name, h in named] +
            ([(ctx._("Minor nobility"), "", people_rows(groups[""]))] if "" in groups else []))
+    kin, _, narrator = _kin(ctx), ctx._, ctx.narrator
     for person in ordered:
         rel = f"people/{person.slug}/index.html"
         title = title_of(ctx, person)
         battles = [data.battles[b] for b in person.battles]
         diagram = ctx.person_diagram.get(person.id)
+        if not owned_here(ctx, rel):
+            elsewhere(ctx, rel)  # claimed for the process that renders it
+            continue
+        root = _root(rel)
+        charts = _person_charts(ctx)
+        relatives = charts.inputs(person.id, root)
         # Most of a large campaign's people are long dead: their pages stay as they were.
         if unchanged(ctx, rel, page_print(ctx, "person.html", person_facts(person), title,
                                           life_told(ctx, person), battles, diagram,
-                                          mentioned(ctx, person))):
+                                          relatives[1], mentioned(ctx, person, relatives[0]))):
             continue
-        root = _root(rel)
+        descendants = charts.descendants(person.id, root)
         render(ctx, write, "person.html", rel, p=person, title=title,
-               refs=ref_items(ctx, person, root),
+               titles=title_items(_, kin, person),
+               family=family_html(_, narrator, kin, person, root),
+               claims=claims_html(_, narrator, kin, person, root),
+               ancestor_chart=Markup(charts.ancestors(person.id, root)),
+               descendant_chart=Markup(descendants) if descendants else None,
                timeline=timeline_items(sentences(ctx, person.timeline, root, life=True), root),
                commands=[e for e in person.timeline if e.kind == "assignment"],
                captivity=[e for e in person.timeline if e.kind in CAPTIVITY],
                battles=battles, diagram=diagram)
+    if ctx.person_charts is not None:
+        # The shapes of the pages kept as they were stay in the cache too.
+        ctx.person_charts.keep_shapes()
 
 
 _FACTS = tuple(f for f in PersonView.__dataclass_fields__ if f != "timeline")
@@ -827,6 +879,29 @@ def build_maps(ctx: SiteContext, write: Write) -> None:
     render(ctx, write, "maps.html", "maps/index.html",
            maps=[(turn, ctx.maps[turn.number]) for turn in ctx.data.turns
                  if turn.number in ctx.maps])
+
+
+def build_relationship(ctx: SiteContext, write: Write) -> None:
+    """The relationship finder (issue 16, item 4) and the parents it searches.
+
+    The data is a script beside the page, not JSON to fetch: browsers refuse
+    ``fetch`` from ``file://``, and the site must work opened from disk.
+    Each person is [name, number, page, sex, father, mother] (indices, -1
+    for none), in the people's order: about 60 bytes a person.
+    """
+    import json
+
+    people = ctx.data.person_order()
+    index = {p.id: i for i, p in enumerate(people)}
+    rows = [[p.name, p.label_ref or "", p.slug, p.sex, index.get(p.father or "", -1),
+             index.get(p.mother or "", -1)] for p in people]
+    rel = "relationship/kin.js"
+    mine = claim(ctx, write, rel)
+    if mine is not None:
+        text = json.dumps({"p": rows}, ensure_ascii=True, separators=(",", ":"))
+        # ``</`` cannot end the script early, whatever a name holds.
+        mine(ctx.prefix + rel, "window.chronicleKin=" + text.replace("</", "<\\/") + ";\n")
+    render(ctx, write, "relationship.html", "relationship/index.html")
 
 
 def build_search_page(ctx: SiteContext, write: Write) -> None:
@@ -914,7 +989,7 @@ def diagram_links(diagram: DiagramPage, root: str) -> str:
 
 BUILDERS: tuple[Callable[[SiteContext, Write], None], ...] = (
     build_home, build_turns, build_houses, build_people, build_battles, build_wealth,
-    build_maps, build_search_page, build_svgs)
+    build_maps, build_search_page, build_relationship, build_svgs)
 
 
 def turn_told(ctx: SiteContext, turn: TurnView) -> list[tuple[EventView, Markup]]:
