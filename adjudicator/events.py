@@ -279,3 +279,24 @@ class Notice(Event):
 
     def houses(self) -> list[str]:
         return [self.house]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ruling(Event):
+    """An arbiter's directive that changed the state (DESIGN.md "Arbiter directives":
+    recorded as public events, the rulings are part of the chronicle)."""
+
+    kind: ClassVar[str] = "ruling"
+    directive: str
+    person: str | None = None
+    house: str | None = None
+    #: The characteristic a ``set`` corrects.
+    field: str | None = None
+    #: Crowns granted or fined, or the characteristic's new value.
+    amount: int | None = None
+
+    def subjects(self) -> list[str]:
+        return [self.person] if self.person else []
+
+    def houses(self) -> list[str]:
+        return [self.house] if self.house else []

@@ -19,6 +19,7 @@ from typing import Any
 from adjudicator.rulesets.base import Ruleset
 from chronicle.resources import ruleset_table
 from chronicle.rulesets import Descriptor, RulesetError, descriptor, ruleset_ids
+from chronicle.schedule import check_schedule
 from chronicle.spec_check import (
     ShapeError,
     check_entries,
@@ -35,7 +36,8 @@ STORE_FILE = "chronicle.sqlite"
 TOP_FIELDS: dict[str, type] = {
     "title": str, "ruleset": str, "start_year": int, "end_year": int, "target": int,
     "seed_commitment": str, "house": list, "person": list, "unit": list, "language": str,
-    "theme": str, "world": str, "rules": dict, "options": dict, "slug": str, "player": str}
+    "theme": str, "world": str, "rules": dict, "options": dict, "slug": str, "player": str,
+    "deadline": dict, "cadence": str}
 TOP_KEYS = set(TOP_FIELDS)
 
 
@@ -307,6 +309,7 @@ def load_campaign(root: Path, *, seed: str | None = None) -> Campaign:
     try:
         check_years(spec, text)
         check_numbers(spec, text)
+        check_schedule(spec, text)
     except ShapeError as err:
         raise _refused(err) from None
     campaign = Campaign(root=root, spec=spec, seed=seed)

@@ -149,18 +149,10 @@ def check(campaign: Path) -> None:
 
     camp = load_campaign(campaign)
     _recover(camp)
-    turn, orders = runner.check(camp)
-    problems = orders.problems + orders.refused()
-    rejections = sorted((r for s in orders.sheets.values() for r in s.rejections),
-                        key=lambda r: (r.file, r.line))
-    for line in problems:
+    checked = runner.check(camp)
+    for line in checked.lines():
         click.echo(line)
-    for rejection in rejections:
-        click.echo(str(rejection))
-    accepted = sum(len(s.orders) for s in orders.sheets.values())
-    click.echo(f"turn {turn}: {len(orders.sheets)} order files, {accepted} lines accepted, "
-               f"{len(rejections)} rejected, {len(problems)} file problems")
-    if rejections or problems:
+    if checked.failed:
         sys.exit(1)
 
 
@@ -192,16 +184,34 @@ def _summary(outcome: Any) -> None:
 
 @cli.command()
 @CAMPAIGN
+@click.option("--yes", is_flag=True,
+              help="Adjudicate even a turn folder holding no order file at all.")
+@click.option("--through", "through", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Adjudicate every turn up to N whose order folder exists "
+                   "(after a rollback, say).")
 @refusals
-def adjudicate(campaign: Path) -> None:
+def adjudicate(campaign: Path, yes: bool, through: int | None) -> None:
     """Adjudicate the next turn, write the store and the private reports."""
     from chronicle import runner
-    from chronicle.campaign import load_campaign
+    from chronicle.campaign import CampaignError, load_campaign
 
     camp = load_campaign(campaign)
-    outcome = runner.adjudicate(camp)
-    _summary(outcome)
-    click.echo(f"Reports: {camp.reports_dir(outcome.turn)}")
+    state = runner.current_state(camp, runner.ruleset_of(camp))
+    last = through if through is not None else runner.next_turn(state)
+    if last < runner.next_turn(state):
+        raise CampaignError(f"--through {last}: turn {last} is adjudicated already (the store "
+                            f"ends at turn {state.turn}); roll back first")
+    while True:
+        outcome = runner.adjudicate(camp, allow_empty=yes)
+        _summary(outcome)
+        click.echo(f"Reports: {camp.reports_dir(outcome.turn)}")
+        over = runner.over_reason(outcome.result.state)
+        if over is not None:
+            click.echo(f"The campaign is over ({over}): run 'chronicle end {campaign}' to "
+                       "reveal the seed and end it.")
+            return
+        if outcome.turn >= last:
+            return
 
 
 @cli.command()
@@ -229,8 +239,14 @@ def rollback(campaign: Path, to: int) -> None:
     from chronicle import runner
     from chronicle.campaign import load_campaign
 
-    last = runner.rollback(load_campaign(campaign), to)
+    last, moved = runner.rollback(load_campaign(campaign), to)
     click.echo(f"The store is back at the end of turn {to} (turns {to + 1}-{last} removed).")
+    if moved:
+        click.echo("Moved aside, so that they cannot be mailed by mistake:")
+        for line in moved:
+            click.echo(f"  {line}")
+    click.echo(f"The order folders are kept: 'chronicle adjudicate {campaign} --through "
+               f"{last}' plays them again.")
 
 
 @cli.command()
@@ -356,7 +372,74 @@ def end(campaign: Path) -> None:
     from chronicle.campaign import load_campaign
 
     runner.end(load_campaign(campaign))
-    click.echo("The seed is revealed; the next build publishes it and the epidemic thresholds.")
+    click.echo("The campaign has ended. The seed is revealed; the next build publishes it and "
+               "the epidemic thresholds. From now on adjudicate, preview and mail import "
+               "refuse.")
+
+
+@cli.command()
+@CAMPAIGN
+@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+@refusals
+def status(campaign: Path, as_json: bool) -> None:
+    """The next turn, its deadline, and who has sent orders."""
+    import json
+
+    from chronicle.campaign import load_campaign
+    from chronicle.status import campaign_status
+
+    found = campaign_status(load_campaign(campaign))
+    if as_json:
+        click.echo(json.dumps(found.as_json(), indent=1))
+        return
+    click.echo(f"Next: turn {found.turn} ({found.year}); deadline: "
+               f"{found.deadline or 'none set'}")
+    if found.over:
+        click.echo(found.over)
+    for house in found.houses:
+        when = f" at {house.received_at}" if house.received_at else ""
+        why = f" ({house.why})" if house.why and house.orders == "refused" else ""
+        click.echo(f"  {house.id}: {house.orders}{when}{why}; NMR {house.nmr}")
+
+
+@cli.group()
+def mail() -> None:
+    """Orders by mail in, acknowledgements and reports out."""
+
+
+@mail.command("import")
+@CAMPAIGN
+@click.argument("sources", nargs=-1, required=True,
+                type=click.Path(exists=True, path_type=Path))
+@refusals
+def mail_import(campaign: Path, sources: tuple[Path, ...]) -> None:
+    """Read orders from Maildir folders, mbox files or .eml files."""
+    from chronicle.campaign import load_campaign
+    from chronicle.mail.importing import import_mail
+
+    turn, results = import_mail(load_campaign(campaign), list(sources))
+    for result in results:
+        click.echo(result.line())
+    accepted = sum(r.accepted for r in results)
+    refused = sum(not r.accepted and not r.duplicate for r in results)
+    click.echo(f"turn {turn}: {len(results)} messages, {accepted} filed, {refused} refused; "
+               f"acknowledgements are in {campaign}/outbox/ ('chronicle mail send' sends them)")
+
+
+@mail.command("send")
+@CAMPAIGN
+@click.option("--smtp", "smtp", default=None, metavar="HOST:PORT",
+              help="Send through this server instead of contacts.toml's host and port.")
+@click.option("--dry-run", is_flag=True, help="List what would be sent; send nothing.")
+@refusals
+def mail_send(campaign: Path, smtp: str | None, dry_run: bool) -> None:
+    """Queue the last turn's reports and templates, then send the outbox by SMTP."""
+    from chronicle.campaign import load_campaign
+    from chronicle.mail.sending import parse_hostport, send_mail
+
+    override = parse_hostport(smtp) if smtp else None
+    for line in send_mail(load_campaign(campaign), smtp_override=override, dry_run=dry_run):
+        click.echo(line)
 
 
 @cli.command()
@@ -407,7 +490,7 @@ def demo(ruleset: str, turns: int | None, seed: str, out: Path, site: Path, no_s
     from chronicle.demo import run_demo
 
     run_demo(ruleset=ruleset, turns=turns, seed=seed, out=out,
-             site=None if no_site else site, world=world)
+             site=None if no_site else site, world=world, end=True)
 
 
 @cli.command()

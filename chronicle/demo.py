@@ -33,7 +33,9 @@ def _prepare(out: Path) -> None:
 
 
 def run_demo(*, ruleset: str, turns: int | None, seed: str, out: Path, site: Path | None,
-             world: str | None = None, quiet: bool = False) -> Path:
+             world: str | None = None, quiet: bool = False, end: bool = False) -> Path:
+    """Play the demo campaign; ``end``: end it (``chronicle end``) before the site is
+    built, so the site shows the seed and every threshold revealed."""
     started = time.perf_counter()
     _prepare(out)
     kind = descriptor(ruleset)
@@ -42,6 +44,8 @@ def run_demo(*, ruleset: str, turns: int | None, seed: str, out: Path, site: Pat
     (out / "commentary" / "turn-001.md").write_text(COMMENTARY.format(year=1300),
                                                     encoding="utf-8")
     played = play_turns(out, turns or kind.demo_turns, seed, quiet=quiet)
+    if end:
+        runner.end(load_campaign(out))
     if site is not None:
         from chronicle.publish import build_site
 
@@ -73,7 +77,7 @@ def play_turns(folder: Path, turns: int, seed: str, *, quiet: bool = True,
         task = progress.add_task("Playing turns", total=turns)
         state = runner.current_state(campaign, ruleset)
         for _ in range(turns):
-            if state.finished:
+            if runner.over_reason(state) is not None:
                 break
             folder_n = campaign.orders_dir(state.turn + 1)
             folder_n.mkdir(parents=True, exist_ok=True)

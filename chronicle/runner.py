@@ -10,13 +10,16 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from adjudicator.dice import Roll, SeededDice
 from adjudicator.errors import ChronicleRulesError
+from adjudicator.orders import Rejection
 from adjudicator.rulesets.base import Ruleset
 from adjudicator.state import GameState
 from chronicle.campaign import (
@@ -91,14 +94,23 @@ def next_turn(state: GameState) -> int:
     return state.turn + 1
 
 
-def resolve_next(campaign: Campaign, ruleset: Ruleset, state: GameState) -> TurnOutcome:
+def resolve_next(campaign: Campaign, ruleset: Ruleset, state: GameState, *,
+                 allow_empty: bool = True) -> TurnOutcome:
+    """Resolve the next turn in memory. ``allow_empty=False`` refuses a folder holding
+    no order file at all (every house would get the defaults: a forgotten import?)."""
     turn = next_turn(state)
-    if state.finished:
-        raise CampaignError("the campaign has ended; nothing more to adjudicate")
+    over = over_reason(state)
+    if over is not None:
+        raise CampaignError(f"the campaign is over ({over}): no turn is left to adjudicate; "
+                            "run 'chronicle end' to reveal the seed")
     folder = campaign.orders_dir(turn)
     if not folder.is_dir():
         raise CampaignError(f"orders/turn-{turn:03d}/: the folder for turn {turn} does not "
                             "exist; create it and put the houses' order files in it")
+    if not allow_empty and not any(p.suffix == ".orders" for p in folder.iterdir()):
+        raise CampaignError(f"orders/turn-{turn:03d}/: holds no order file at all, so every "
+                            "house would get the defaults; run again with --yes if that is "
+                            "what you want")
     orders = read_turn(folder, campaign.root, ruleset, state)
     dice = SeededDice(campaign.seed, turn)
     result = ruleset.resolve(state, orders.sheets, dice)
@@ -125,8 +137,22 @@ def adjudication_time() -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def over_reason(state: GameState) -> str | None:
+    """Why the campaign is over, in words, or None while turns remain: won, or its
+    last turn played (the ruleset says), or its next turn past its ``end_year`` (a
+    ruleset without an end of its own, such as ``dynasty``, stops there too)."""
+    if state.winner:
+        name = state.houses[state.winner].name if state.winner in state.houses else state.winner
+        return f"won by {name}"
+    if state.finished:
+        return "its last turn is played"
+    if state.end_year is not None and state.year_of(next_turn(state)) > state.end_year:
+        return f"its end year, {state.end_year}, is past"
+    return None
+
+
 def adjudicate(campaign: Campaign, *, state: GameState | None = None,
-               at: str | None = None) -> TurnOutcome:
+               at: str | None = None, allow_empty: bool = True) -> TurnOutcome:
     """Adjudicate and store the next turn; write its private reports.
 
     The campaign's writer lock is held throughout, so the turn stored is the
@@ -145,16 +171,16 @@ def adjudicate(campaign: Campaign, *, state: GameState | None = None,
     with campaign_lock(campaign.root, "adjudicate"):
         if campaign.store_path.exists():
             with _opened(campaign, ruleset) as store:
-                _refuse_if_ended(store)
+                refuse_if_ended(store)
                 if state is None or state.turn != store.last_turn():
                     state = store.state()
-                outcome = resolve_next(campaign, ruleset, state)
+                outcome = resolve_next(campaign, ruleset, state, allow_empty=allow_empty)
                 # A reports folder leading elsewhere is refused before anything is stored.
                 check_folder_inside(campaign.root, campaign.reports_dir(outcome.turn))
                 stored = store.commit_turn(state, outcome.result, outcome.orders,
                                            adjudicated_at=stamp)
         else:
-            outcome, stored = _first_turn(campaign, ruleset, stamp)
+            outcome, stored = _first_turn(campaign, ruleset, stamp, allow_empty)
         _write_reports_of(campaign, ruleset, outcome, _identity(stored))
     return outcome
 
@@ -194,14 +220,51 @@ def recover(campaign: Campaign) -> int | None:
         return None
 
 
-def rollback(campaign: Campaign, to: int) -> int:
-    """Return the store to the end of turn ``to``; returns the last turn it had."""
+#: Where a rollback moves what the turns it removes left behind.
+ROLLED_BACK = "rolled-back"
+
+
+def rollback(campaign: Campaign, to: int) -> tuple[int, list[str]]:
+    """Return the store to the end of turn ``to``.
+
+    Returns the last turn it had, and what was moved aside (campaign-relative):
+    the removed turns' reports, the templates written after them, and their
+    report mails still waiting in ``outbox/``, so that none of it can be
+    mailed by mistake. The order folders stay, for ``adjudicate --through``.
+    """
     with writing(campaign, "rollback") as (_ruleset, store):
         last = store.last_turn()
         if to > last:
             raise CampaignError(f"cannot roll back to turn {to}: the last turn is {last}")
         store.rollback(to)
-        return last
+        return last, _set_aside(campaign, to, last)
+
+
+def _set_aside(campaign: Campaign, to: int, last: int) -> list[str]:
+    root = campaign.root
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    aside = root / ROLLED_BACK / f"to-turn-{to:03d}-{stamp}"
+    found: list[Path] = []
+    for turn in range(to + 1, last + 1):
+        found.append(campaign.reports_dir(turn))
+    templates = root / "templates"
+    if templates.is_dir():
+        found += [p for p in templates.iterdir()
+                  if p.name.startswith("turn-") and p.name[5:].isdigit()
+                  and int(p.name[5:]) > to + 1]
+    outbox = root / "outbox"
+    if outbox.is_dir():
+        found += [p for p in outbox.iterdir()
+                  if p.name.startswith("report-turn-") and p.name[12:15].isdigit()
+                  and int(p.name[12:15]) > to]
+    moved = []
+    for path in sorted(p for p in found if p.exists() and not p.is_symlink()):
+        target = aside / path.relative_to(root)
+        check_folder_inside(root, target.parent)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+        moved.append(path.relative_to(root).as_posix())
+    return [f"{m} -> {(aside / m).relative_to(root).as_posix()}" for m in moved]
 
 
 def end(campaign: Campaign) -> None:
@@ -218,13 +281,14 @@ def reports(campaign: Campaign, turn: int | None) -> tuple[int, Path]:
         return number, rewrite_reports(campaign, store, ruleset, number)
 
 
-def _first_turn(campaign: Campaign, ruleset: Ruleset, stamp: str) -> tuple[TurnOutcome, bytes]:
+def _first_turn(campaign: Campaign, ruleset: Ruleset, stamp: str,
+                allow_empty: bool) -> tuple[TurnOutcome, bytes]:
     fresh = campaign.root / NEW_STORE
     fresh.unlink(missing_ok=True)  # what a killed first turn left
     try:
         store, state = create_store(campaign, ruleset, fresh)
         try:
-            outcome = resolve_next(campaign, ruleset, state)
+            outcome = resolve_next(campaign, ruleset, state, allow_empty=allow_empty)
             check_folder_inside(campaign.root, campaign.reports_dir(outcome.turn))
             stored = store.commit_turn(state, outcome.result, outcome.orders,
                                        adjudicated_at=stamp)
@@ -271,6 +335,11 @@ def _write_reports_of(campaign: Campaign, ruleset: Ruleset, outcome: TurnOutcome
             f"turn {outcome.turn} is stored, but its reports could not be written "
             f"({err.strerror or err}); once that is mended, 'chronicle reports' writes "
             "them (so does the next command)") from None
+
+
+def reports_identity(store: Store, turn: int) -> str:
+    """What tells this adjudication of ``turn`` from another (its reports' mark)."""
+    return _identity(store.snapshot(turn))
 
 
 def reports_written(campaign: Campaign, turn: int, identity: str) -> bool:
@@ -322,12 +391,13 @@ def complete_reports(campaign: Campaign, ruleset: Ruleset, store: Store) -> int 
     return last
 
 
-def _refuse_if_ended(store: Store) -> None:
-    """DESIGN.md: after ``chronicle end``, ``adjudicate`` and ``preview`` refuse (the
-    seed is public: every later die could be computed by every player)."""
+def refuse_if_ended(store: Store,
+                    what: str = "so no turn can be adjudicated any more") -> None:
+    """DESIGN.md: after ``chronicle end``, ``adjudicate``, ``preview`` and ``mail import``
+    refuse (the seed is public: every later die could be computed by every player)."""
     if store.campaign().seed_revealed is not None:
-        raise CampaignError("the campaign has ended (chronicle end): its seed is public, "
-                            "so no turn can be adjudicated any more")
+        raise CampaignError(f"the campaign has ended (chronicle end): its seed is public, "
+                            f"{what}")
 
 
 def preview(campaign: Campaign) -> TurnOutcome:
@@ -337,21 +407,71 @@ def preview(campaign: Campaign) -> TurnOutcome:
         if campaign.store_path.exists():
             copy_store(campaign.store_path, Path(tmp) / "preview.sqlite")
             store = Store.open(Path(tmp) / "preview.sqlite", ruleset)
-            _refuse_if_ended(store)
+            refuse_if_ended(store)
             state = store.state()
         else:
             state = initial_state(campaign, ruleset)
         return resolve_next(campaign, ruleset, state)
 
 
-def check(campaign: Campaign) -> tuple[int, TurnOrders]:
-    """Parse and validate the next turn's orders; adjudicate nothing."""
-    ruleset = ruleset_of(campaign)
-    state = current_state(campaign, ruleset)
+@dataclass(frozen=True)
+class Checked:
+    """What ``chronicle check`` finds in the next turn's order folder."""
+
+    turn: int
+    orders: TurnOrders
+    #: The houses expected to send orders this turn.
+    expected: tuple[str, ...]
+
+    def rejections(self, house: str | None = None) -> list[Rejection]:
+        found = (r for s in self.orders.sheets.values() for r in s.rejections
+                 if house is None or r.house == house)
+        return sorted(found, key=lambda r: (r.file, r.line))
+
+    def missing(self) -> list[str]:
+        return [h for h in self.expected if h not in self.orders.sheets]
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.rejections() or self.orders.problems or self.orders.refused())
+
+    def lines(self) -> list[str]:
+        """The whole check, as ``chronicle check`` prints it."""
+        problems = self.orders.problems + self.orders.refused()
+        rejections = self.rejections()
+        out = [*problems, *map(str, rejections)]
+        if self.missing():
+            out.append(f"no orders yet from: {', '.join(self.missing())}")
+        accepted = sum(len(s.orders) for s in self.orders.sheets.values())
+        out.append(f"turn {self.turn}: {len(self.orders.sheets)} order files, {accepted} lines "
+                   f"accepted, {len(rejections)} rejected, {len(problems)} file problems")
+        return out
+
+    def house_lines(self, house: str) -> list[str]:
+        """What the check says of one house's file (its acknowledgement quotes this)."""
+        sheet = self.orders.sheets.get(house)
+        if sheet is None:
+            return [f"turn {self.turn}: no order file from {house}"]
+        if sheet.refused:
+            return [sheet.refused]
+        rejections = self.rejections(house)
+        return [*map(str, rejections),
+                f"{sheet.file}: {len(sheet.orders)} lines accepted, {len(rejections)} rejected"]
+
+
+def check(campaign: Campaign, *, ruleset: Ruleset | None = None,
+          state: GameState | None = None) -> Checked:
+    """Parse and validate the next turn's orders; adjudicate nothing.
+
+    ``ruleset`` and ``state`` may pass what the caller has already read (the
+    mail import checks the folder after each message it files).
+    """
+    ruleset = ruleset or ruleset_of(campaign)
+    state = state or current_state(campaign, ruleset)
     turn = next_turn(state)
     folder = campaign.orders_dir(turn)
     if not folder.is_dir():
         raise CampaignError(f"orders/turn-{turn:03d}/: the folder for turn {turn} does not exist")
     orders = read_turn(folder, campaign.root, ruleset, state)
     ruleset.validate(state, orders.sheets)
-    return turn, orders
+    return Checked(turn, orders, tuple(ruleset.ordering_houses(state)))

@@ -97,7 +97,7 @@ def test_rules_that_change_the_shape_of_a_table_are_refused_with_their_line(
     spec = _campaign(root, "dynasty")
     spec["rules"] = {"unit_types": 5}
     text = _write(root, spec)
-    result = run("adjudicate", root)
+    result = run("adjudicate", root, "--yes")
     assert result.output == (f"error: campaign.toml:{_line_of(text, 'unit_types = 5')}: "
                              "[rules] unit_types must be a table, not 5\n")
 
@@ -118,7 +118,7 @@ def test_a_rule_of_the_right_kind_is_taken(tmp_path: Path) -> None:
     spec = _campaign(root, "dynasty")
     spec["rules"] = {"dynasty": {"marriage": {"minor_nobility": False}}}
     _write(root, spec)
-    assert run("adjudicate", root).exit_code == 0
+    assert run("adjudicate", root, "--yes").exit_code == 0
 
 
 # -- every field, every kind of value ---------------------------------------------------
@@ -157,7 +157,7 @@ def test_fuzzed_campaign_toml_is_refused_in_one_line_or_played(ruleset: str,
         else:
             spec[table] = [{key: value}]
         _write(root, spec)
-        result = run("adjudicate", root)
+        result = run("adjudicate", root, "--yes")
         assert result.exit_code in (0, 1), result.output
         if result.exit_code == 1:
             assert result.output.startswith("error: ") and result.output.count("\n") == 1, \

@@ -98,7 +98,7 @@ def test_cli_garbage_order_files_never_give_a_traceback(camp: Path, kind: str) -
     checked = run("check", camp)
     assert checked.exit_code == 1, checked.output
     assert "england.orders" in checked.output
-    result = run("adjudicate", camp)
+    result = run("adjudicate", camp, "--yes")
     assert result.exit_code == 0, result.output
     report = (camp / "reports" / "turn-001" / "england.md").read_text()
     arbiter = (camp / "reports" / "turn-001" / "arbiter.md").read_text()
@@ -112,7 +112,7 @@ def test_cli_silent_houses_get_defaults_and_the_report_lists_them(camp: Path) ->
     """DESIGN.md: "Blank or default orders for a house that sent nothing are filled in by
     the rules' defaults ... The report lists such houses." """
     write_orders(camp, 1, "england", GOOD["england"])
-    result = run("adjudicate", camp)
+    result = run("adjudicate", camp, "--yes")
     assert result.exit_code == 0, result.output
     assert "defaults applied for: france" in result.output
     reports = camp / "reports" / "turn-001"
@@ -124,7 +124,7 @@ def test_cli_silent_houses_get_defaults_and_the_report_lists_them(camp: Path) ->
 def test_cli_adjudicate_without_an_order_folder_exits_1(camp: Path) -> None:
     """DESIGN.md: adjudicate "exits 1 when nothing could be adjudicated"."""
     (camp / "orders" / "turn-001").rmdir()
-    result = run("adjudicate", camp)
+    result = run("adjudicate", camp, "--yes")
     assert result.exit_code == 1 and "turn-001" in result.output
 
 
@@ -132,7 +132,7 @@ def test_cli_adjudicate_exits_0_despite_rejected_lines(camp: Path) -> None:
     """DESIGN.md: "`adjudicate` exits 0 once the turn is adjudicated, even when some lines
     were rejected; they are in its report." """
     write_orders(camp, 1, "england", "house england\nmarry E1000 to F1000\n")
-    result = run("adjudicate", camp)
+    result = run("adjudicate", camp, "--yes")
     assert result.exit_code == 0
     assert "england.orders:2: marry E1000 to F1000" in result.output
     report = (camp / "reports" / "turn-001" / "england.md").read_text()
@@ -143,7 +143,7 @@ def _play(camp: Path, turns: int) -> None:
     for turn in range(1, turns + 1):
         (camp / "orders" / f"turn-{turn:03d}").mkdir(parents=True, exist_ok=True)
         assert run("template", camp, "--auto", "england", "--auto", "france").exit_code == 0
-        assert run("adjudicate", camp).exit_code == 0
+        assert run("adjudicate", camp, "--yes").exit_code == 0
 
 
 def test_cli_seed_never_appears_in_exports_or_reports(camp: Path) -> None:
@@ -223,7 +223,7 @@ def test_cli_rollback(camp: Path) -> None:
     assert too_far.exit_code == 1 and "last turn is 3" in too_far.output
     assert run("rollback", camp, "--to", "1").exit_code == 0
     assert json.loads(run("export", camp).output)["turn"] == 1
-    assert run("adjudicate", camp).exit_code == 0
+    assert run("adjudicate", camp, "--yes").exit_code == 0
     assert json.loads(run("export", camp).output)["turn"] == 2
 
 
@@ -251,7 +251,7 @@ def _store_held(camp: Path, *statements: str) -> Iterator[None]:
         other.close()
 
 
-@pytest.mark.parametrize("args", [["adjudicate"], ["preview"], ["export"], ["build", "-o", "site"],
+@pytest.mark.parametrize("args", [["adjudicate", "--yes"], ["preview"], ["export"], ["build", "-o", "site"],
                                   ["rollback", "--to", "0"]])
 def test_cli_a_store_another_command_holds_is_refused_with_a_message(
         camp: Path, args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -273,11 +273,11 @@ def test_cli_a_turn_that_cannot_commit_is_not_stored_at_all(
     the store past the wait makes the commit fail: no row and no report is kept."""
     before = _one_turn_played(camp, monkeypatch)
     with _store_held(camp, "BEGIN", "SELECT count(*) FROM campaign"):
-        result = run("adjudicate", camp)
+        result = run("adjudicate", camp, "--yes")
     assert result.exit_code == 1 and "the store is busy" in result.output
     assert store_dump(camp / "chronicle.sqlite") == before
     assert not (camp / "reports" / "turn-002").exists()
-    assert run("adjudicate", camp).exit_code == 0
+    assert run("adjudicate", camp, "--yes").exit_code == 0
     assert json.loads(run("export", camp).output)["turn"] == 2
 
 

@@ -54,7 +54,7 @@ def test_the_turn_commands_load_the_store_but_not_the_site(tmp_path: Path) -> No
     campaign = tmp_path / "c"
     scaffold(campaign, "blood-royale", seed="imports")
     assert none_of(loaded("check", campaign), SITE) == []
-    modules = loaded("adjudicate", campaign)
+    modules = loaded("adjudicate", campaign, "--yes")
     assert none_of(modules, SITE) == []
     assert "sqlalchemy" in modules  # it did store the turn: the probe sees real work
     assert (campaign / "chronicle.sqlite").is_file()
@@ -64,7 +64,7 @@ def test_build_loads_the_site_generator(tmp_path: Path) -> None:
     """The check can fail: the same probe sees the generator when it is used."""
     campaign = tmp_path / "c"
     scaffold(campaign, "blood-royale", seed="imports")
-    loaded("adjudicate", campaign)
+    loaded("adjudicate", campaign, "--yes")
     modules = loaded("build", campaign, "-o", tmp_path / "site")
     assert "jinja2" in modules and (tmp_path / "site" / "index.html").is_file()
 
@@ -74,7 +74,7 @@ def test_a_build_with_nothing_changed_loads_neither_store_nor_site(tmp_path: Pat
     inputs are hashed and compared with the manifest before anything heavy loads."""
     campaign, site = tmp_path / "c", tmp_path / "site"
     scaffold(campaign, "blood-royale", seed="imports")
-    loaded("adjudicate", campaign)
+    loaded("adjudicate", campaign, "--yes")
     first = loaded("build", campaign, "-o", site)
     assert "jinja2" in first
     again = loaded("build", campaign, "-o", site)

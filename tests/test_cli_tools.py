@@ -43,7 +43,7 @@ def test_end_reveals_the_seed_only_then(tmp_path: Path) -> None:
     """DESIGN.md: the seed is revealed in the archive when the campaign ends."""
     root = _campaign(tmp_path)
     (root / "orders" / "turn-001").mkdir(parents=True, exist_ok=True)
-    assert run("adjudicate", root).exit_code == 0
+    assert run("adjudicate", root, "--yes").exit_code == 0
     before = run("export", root)
     assert SEED not in before.output
     assert run("end", root).exit_code == 0
@@ -54,7 +54,7 @@ def test_end_reveals_the_seed_only_then(tmp_path: Path) -> None:
 def test_export_gedcom_names_every_person_with_reference_numbers(tmp_path: Path) -> None:
     root = _campaign(tmp_path)
     (root / "orders" / "turn-001").mkdir(parents=True, exist_ok=True)
-    assert run("adjudicate", root).exit_code == 0
+    assert run("adjudicate", root, "--yes").exit_code == 0
     people = json.loads(run("export", root).output)["persons"]
     gedcom = run("export", root, "--format", "gedcom").output
     assert gedcom.startswith("0 HEAD") and gedcom.rstrip().endswith("0 TRLR")
@@ -211,7 +211,7 @@ def test_an_arbiters_kill_records_the_cause_as_written(tmp_path: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "arbiter.orders").write_text(
         'house arbiter\nkill E1000 cause "fell from his horse"\nkill F1000\n', encoding="utf-8")
-    result = run("adjudicate", root)
+    result = run("adjudicate", root, "--yes")
     assert result.exit_code == 0, result.output
     assert "fell from his horse" in result.output
     people = {p["refs"].get("england") or p["refs"].get("france"): p
@@ -239,7 +239,7 @@ def test_a_symlink_loop_among_order_files_is_a_refusal_not_a_traceback(tmp_path:
     result = run("check", root)
     assert result.exit_code == 1
     assert "turn-001/england.orders: is a link" in result.output
-    assert run("adjudicate", root).exit_code == 0
+    assert run("adjudicate", root, "--yes").exit_code == 0
 
 
 def test_invisible_characters_are_spelled_out_in_messages(tmp_path: Path) -> None:
@@ -264,7 +264,7 @@ def test_adjudicate_never_writes_a_report_through_a_link(tmp_path: Path) -> None
     outside = tmp_path / "outside"
     outside.mkdir()
     (out / "reports" / "turn-002").symlink_to(outside, target_is_directory=True)
-    result = run("adjudicate", out)
+    result = run("adjudicate", out, "--yes")
     assert result.exit_code == 1
     assert "reports/turn-002: points outside the campaign folder" in result.output
     assert list(outside.iterdir()) == []
@@ -275,7 +275,7 @@ def test_adjudicate_never_writes_a_report_through_a_link(tmp_path: Path) -> None
     victim.write_text("keep me\n", encoding="utf-8")
     report = out / "reports" / "turn-002" / "arbiter.md"
     report.symlink_to(victim)
-    assert run("adjudicate", out).exit_code == 0  # the turn refused above was not stored
+    assert run("adjudicate", out, "--yes").exit_code == 0  # the turn refused above was not stored
     assert victim.read_text(encoding="utf-8") == "keep me\n"
     assert report.is_file() and not report.is_symlink()
     assert "turn 2" in report.read_text(encoding="utf-8").lower()

@@ -25,7 +25,8 @@ from chronicle.publish.i18n import catalog_path, translations
 
 # Payloads for which the generic sample (see ``_sample``) is told as nothing:
 # a birth's attempts are news only when in vain, a move only when it went somewhere.
-TOLD_WHEN = {"birth-attempts": {"children": []}, "unit-moved": {"path": ["a", "b"]}}
+TOLD_WHEN = {"birth-attempts": {"children": []}, "unit-moved": {"path": ["a", "b"]},
+             "ruling": {"directive": "grant"}}
 
 
 def _value(hint: Any) -> Any:

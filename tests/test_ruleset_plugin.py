@@ -45,7 +45,7 @@ def test_a_fourth_ruleset_plays_reports_exports_and_publishes(coin: None, tmp_pa
     assert checked.exit_code == 1 and "heads.orders:3: toss: one toss a turn" in checked.output
     for turn in (1, 2):
         (camp / "orders" / f"turn-{turn:03d}").mkdir(exist_ok=True)
-        assert run("adjudicate", camp).exit_code == 0
+        assert run("adjudicate", camp, "--yes").exit_code == 0
     # The report's calendar is the ruleset's own.
     report = (camp / "reports" / "turn-002" / "tails.md").read_text()
     assert report.startswith("# House Tails: toss 2\n")

@@ -157,7 +157,7 @@ def test_a_first_turn_killed_mid_commit_leaves_no_store(tmp_path: Path) -> None:
     _kill_in(root, "chronicle.store", "_insert_events", after=1)
     assert not (root / "chronicle.sqlite").exists()
     assert run("check", root).exit_code in (0, 1)
-    result = run("adjudicate", root)
+    result = run("adjudicate", root, "--yes")
     assert result.exit_code == 0, result.output
     assert Store.open(root / "chronicle.sqlite").last_turn() == 1
     assert not (root / runner.NEW_STORE).exists()
@@ -171,17 +171,17 @@ def test_a_failed_first_turn_leaves_no_store_and_the_fixed_campaign_is_used(
     _next_orders(root)
     real = runner.resolve_next
 
-    def broken(*_args: object) -> None:
+    def broken(*_args: object, **_kwargs: object) -> None:
         raise runner.CampaignError("campaign.toml: something the arbiter must fix")
 
     monkeypatch.setattr(runner, "resolve_next", broken)
-    assert run("adjudicate", root).exit_code == 1
+    assert run("adjudicate", root, "--yes").exit_code == 1
     assert not (root / "chronicle.sqlite").exists()
     monkeypatch.setattr(runner, "resolve_next", real)
     spec = two_houses()
     spec["house"][0]["name"] = "House of the Fixed Name"
     write_campaign(root, spec)
-    assert run("adjudicate", root).exit_code == 0
+    assert run("adjudicate", root, "--yes").exit_code == 0
     names = {h.id: h.name for h in Store.open(root / "chronicle.sqlite").state().houses.values()}
     assert "House of the Fixed Name" in names.values()
 
@@ -222,7 +222,7 @@ def test_a_full_disk_while_writing_reports_is_one_line_and_loses_nothing(
         real(root_, path, text)
 
     monkeypatch.setattr(reports_module, "write_inside", full)
-    result = run("adjudicate", root)
+    result = run("adjudicate", root, "--yes")
     assert result.exit_code == 1
     assert result.output.strip().count("\n") == 0
     assert "turn 2 is stored, but its reports could not be written (No space left on " \
@@ -332,7 +332,7 @@ def test_a_full_disk_at_any_point_of_a_turn_is_one_line_and_loses_nothing(
         subprocess.run(["cp", "-a", str(source), str(root)], check=True)
         before = store_dump(root / "chronicle.sqlite")
         _fill(small_disk, leave)
-        result = run("adjudicate", root)
+        result = run("adjudicate", root, "--yes")
         assert result.exit_code in (0, 1), result.output
         if result.exit_code == 1:
             assert result.output.startswith("error: ") and result.output.count("\n") == 1
@@ -342,7 +342,7 @@ def test_a_full_disk_at_any_point_of_a_turn_is_one_line_and_loses_nothing(
             assert store_dump(root / "chronicle.sqlite") == before
         outcomes.add((result.exit_code, last))
         if last == 1:  # room again: the turn is adjudicated as if nothing had happened
-            assert run("adjudicate", root).exit_code == 0
+            assert run("adjudicate", root, "--yes").exit_code == 0
         assert run("check", root).exit_code in (0, 1)
         assert runner.reports_written(load_campaign(root), 2, runner._identity(
             Store.open(root / "chronicle.sqlite").snapshot(2)))

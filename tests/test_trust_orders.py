@@ -104,7 +104,7 @@ def test_orders_check_refuses_what_adjudicate_refuses_without_dice(camp: Path) -
     assert "nobody is called" not in checked.output
 
     campaign = load_campaign(camp)
-    _, found = runner.check(campaign)
+    found = runner.check(campaign).orders
     in_check = {(r.file, r.line, r.reason) for s in found.sheets.values() for r in s.rejections}
     outcome = runner.adjudicate(load_campaign(camp))
     assert {(r.file, r.line, r.reason) for r in outcome.result.rejections} == in_check

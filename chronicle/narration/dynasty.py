@@ -17,6 +17,7 @@ from adjudicator.events import (
     PrisonerKept,
     PrisonerReleased,
     Renunciation,
+    Ruling,
     Succession,
     UnitsDisbanded,
     Wedding,
@@ -142,3 +143,25 @@ def units_disbanded(n: Narrator, pl: Payload) -> Markup:
     return n.n_fmt("The unit of %(house)s was disbanded: %(units)s.",
                    "The units of %(house)s were disbanded: %(units)s.", len(units),
                    house=n.house(pl["house"]), units=", ".join(units))
+
+
+@says(Ruling)
+def ruling(n: Narrator, pl: Payload) -> Markup:
+    """The arbiter's rulings are part of the chronicle (DESIGN.md "Arbiter directives")."""
+    directive = pl["directive"]
+    if directive == "grant":
+        return n.fmt("By the arbiter's ruling, %(house)s received %(amount)s crowns.",
+                     house=n.house(pl["house"]), amount=int(pl["amount"]))
+    if directive == "fine":
+        return n.fmt("By the arbiter's ruling, %(house)s was fined %(amount)s crowns.",
+                     house=n.house(pl["house"]), amount=int(pl["amount"]))
+    if directive == "set":
+        return n.fmt("By the arbiter's ruling, the %(field)s of %(who)s is now %(value)s.",
+                     who=n.person(pl["person"]), field=n._(str(pl["field"])),
+                     value=int(pl["amount"]))
+    if directive == "capture":
+        return n.fmt("By the arbiter's ruling, %(who)s is a prisoner of %(house)s.",
+                     who=n.person(pl["person"]), house=n.house(pl["house"]))
+    if directive == "release":
+        return n.fmt("By the arbiter's ruling, %(who)s goes free.", who=n.person(pl["person"]))
+    raise ValueError(f"no sentence for the arbiter's directive {directive!r}")

@@ -11,6 +11,7 @@ from adjudicator.rulesets.dynasty.lookup import find, unknown_person
 from adjudicator.rulesets.dynasty.marriage import run_marriages, run_renunciations
 from adjudicator.rulesets.dynasty.orders import KillOrder, RetreatOrder
 from adjudicator.rulesets.dynasty.people import kill
+from adjudicator.rulesets.dynasty.rulings import RULINGS, apply_ruling
 from adjudicator.rulesets.dynasty.succession import settle_successions
 from adjudicator.rulesets.dynasty.survival import run_epidemic, run_survival
 from adjudicator.state import Sex
@@ -34,6 +35,8 @@ def run_arbiter(ctx: TurnContext) -> None:
                 kill(ctx, person.id, order.cause, "arbiter")
         elif isinstance(order, RetreatOrder):
             retreats.append(order)
+        elif isinstance(order, RULINGS):
+            apply_ruling(ctx, order, ARBITER)
     run_retreats(ctx, retreats, ARBITER)
 
 

@@ -34,6 +34,7 @@ from adjudicator.rulesets.dynasty.orders import (
 from adjudicator.rulesets.dynasty.people import dynasty_rules, name_taken
 from adjudicator.rulesets.dynasty.phase import ARBITER, run_dynasty_phase
 from adjudicator.rulesets.dynasty.repeats import refuse_repeats
+from adjudicator.rulesets.dynasty.rulings import RULINGS, check_ruling, foresee
 from adjudicator.rulesets.dynasty.setup import SPEC_FIELDS, build_state
 from adjudicator.rulesets.dynasty.template import dynasty_template
 from adjudicator.state import GameState, Unit
@@ -119,6 +120,7 @@ class DynastyRuleset(Ruleset):
         return None
 
     def _validate_arbiter(self, state: GameState, sheet: OrderSheet) -> None:
+        scratch: GameState | None = None  # the rulings' effects so far, in file order
         for order in list(sheet.orders):
             reason = None
             if isinstance(order, KillOrder):
@@ -129,6 +131,11 @@ class DynastyRuleset(Ruleset):
                     reason = f"{person.name} is already dead"
             elif isinstance(order, RetreatOrder):
                 reason = check_retreat(state, order)
+            elif isinstance(order, RULINGS):
+                scratch = scratch or state.copy()
+                reason = check_ruling(scratch, order)
+                if reason is None:
+                    foresee(scratch, order)
             if reason:
                 sheet.orders.remove(order)
                 sheet.reject(order, reason)

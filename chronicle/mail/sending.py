@@ -1,0 +1,183 @@
+"""``chronicle mail send``: the last turn's reports and next templates, then the outbox.
+
+Each house's report and its order template for the next turn are queued as
+one message to the house's own addresses (``contacts.toml``), named after the
+turn, the reports' identity and the house: a message waiting or sent already
+is never queued again, and a turn adjudicated again after a rollback (new
+reports, a new identity) is mailed again. Then every ``.eml`` waiting in
+``outbox/`` is sent by SMTP (STARTTLS, SSL, or plain on a trusted link) and
+moved to ``outbox/sent/`` as soon as the server has taken it.
+"""
+
+from __future__ import annotations
+
+import smtplib
+import ssl
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import getaddresses
+
+from chronicle import runner
+from chronicle.campaign import Campaign, CampaignError, read_inside
+from chronicle.lock import campaign_lock
+from chronicle.mail.contacts import Contacts, Smtp, load_contacts, normal_address
+from chronicle.mail.outbox import is_queued, mark_sent, new_message, pending, queue, read_queued
+
+TIMEOUT = 60
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One report message to queue (``name`` in the outbox)."""
+
+    name: str
+    house: str
+    message: EmailMessage
+
+
+def plan_reports(campaign: Campaign, contacts: Contacts) -> tuple[list[Planned], list[str]]:
+    """The last turn's report messages not yet queued or sent, and the houses skipped."""
+    if not campaign.store_path.exists():
+        return [], []
+    ruleset = runner.ruleset_of(campaign)
+    store = runner.open_store(campaign, ruleset)
+    try:
+        turn = store.last_turn()
+        if turn == 0:
+            return [], []
+        state = store.state()
+        identity = runner.reports_identity(store, turn)
+    finally:
+        store.engine.dispose()
+    sender = contacts.smtp.sender if contacts.smtp else None
+    folder = campaign.reports_dir(turn)
+    planned, skipped = [], []
+    for house in sorted(state.houses):
+        emails = list(contacts.house(house).emails)
+        if not emails:
+            skipped.append(f"{house}: no address in contacts.toml; its report is not mailed")
+            continue
+        name = f"report-turn-{turn:03d}-{identity[:12]}-{house}.eml"
+        if is_queued(campaign.root, name):
+            continue
+        shown = f"reports/turn-{turn:03d}/{house}.md"
+        report = read_inside(campaign.root, folder / f"{house}.md", shown)
+        if report is None:
+            raise CampaignError(f"{shown}: missing; run 'chronicle reports' first")
+        when = campaign.descriptor.calendar.when(turn, state.year_of(turn))
+        message = new_message(sender=sender, to=emails,
+                              subject=f"{campaign.title}: your report for {when}",
+                              body=report)
+        house_row = state.houses[house]
+        if runner.over_reason(state) is None and not house_row.eliminated:
+            message.add_attachment(ruleset.template(state, house), subtype="plain",
+                                   filename=f"{house}.orders")
+        planned.append(Planned(name, house, message))
+    return planned, skipped
+
+
+def recipients(message: EmailMessage) -> list[str]:
+    fields = [str(v) for key in ("To", "Cc") for v in message.get_all(key, [])]
+    return [address for _name, address in getaddresses(fields) if address]
+
+
+def _connect(smtp: Smtp) -> smtplib.SMTP:
+    context = ssl.create_default_context()
+    if smtp.security == "ssl":
+        server: smtplib.SMTP = smtplib.SMTP_SSL(smtp.host, smtp.port, timeout=TIMEOUT,
+                                                context=context)
+    else:
+        server = smtplib.SMTP(smtp.host, smtp.port, timeout=TIMEOUT)
+    try:
+        server.ehlo()
+        if smtp.security == "starttls":
+            if not server.has_extn("starttls"):
+                raise CampaignError(f"SMTP {smtp.host}:{smtp.port} does not offer STARTTLS; "
+                                    "nothing was sent (set security in contacts.toml)")
+            server.starttls(context=context)
+            server.ehlo()
+        if smtp.user:
+            if smtp.password is None:
+                raise CampaignError("contacts.toml names an SMTP user: set its password in "
+                                    "the CHRONICLE_SMTP_PASSWORD environment variable")
+            server.login(smtp.user, smtp.password)
+    except BaseException:
+        server.close()
+        raise
+    return server
+
+
+def send_mail(campaign: Campaign, *, smtp_override: tuple[str, int] | None = None,
+              dry_run: bool = False) -> list[str]:
+    """Queue the reports, then send the outbox; returns the lines to print."""
+    contacts = load_contacts(campaign, _houses(campaign))
+    smtp = contacts.smtp
+    if smtp is not None and smtp_override is not None:
+        smtp = Smtp(host=smtp_override[0], port=smtp_override[1], sender=smtp.sender,
+                    security=smtp.security, user=smtp.user)
+    if smtp is None and not dry_run:
+        raise CampaignError("contacts.toml has no [smtp] settings (host, port, from, "
+                            "security): nothing was queued or sent")
+    runner.recover(campaign)
+    with campaign_lock(campaign.root, "mail send"):
+        planned, lines = plan_reports(campaign, contacts)
+        if dry_run:
+            waiting = pending(campaign.root)
+            lines += [f"would queue {p.name} to {', '.join(recipients(p.message))}"
+                      for p in planned]
+            lines += [f"would send {path.name} to {', '.join(recipients(read_queued(path)))}"
+                      for path in waiting]
+            lines.append(f"dry run: {len(planned)} to queue, {len(waiting)} waiting; "
+                         "nothing was queued or sent")
+            return lines
+        assert smtp is not None
+        for item in planned:
+            queue(campaign.root, item.name, item.message)
+        return lines + _send_outbox(campaign, smtp)
+
+
+def _houses(campaign: Campaign) -> set[str]:
+    return {str(h["id"]) for h in campaign.spec.get("house", []) if "id" in h} \
+        or set(runner.initial_state(campaign, runner.ruleset_of(campaign)).houses)
+
+
+def _send_outbox(campaign: Campaign, smtp: Smtp) -> list[str]:
+    waiting = pending(campaign.root)
+    if not waiting:
+        return ["nothing to send"]
+    lines: list[str] = []
+    sent = 0
+    server: smtplib.SMTP | None = None
+    try:
+        server = _connect(smtp)
+        for path in waiting:
+            message = read_queued(path)
+            if "From" not in message:
+                message["From"] = smtp.sender
+            to = recipients(message)
+            if not to:
+                lines.append(f"{path.name}: no recipient; left in outbox/")
+                continue
+            server.send_message(message, from_addr=normal_address(smtp.sender), to_addrs=to)
+            mark_sent(campaign.root, path)
+            sent += 1
+            lines.append(f"sent {path.name} to {', '.join(to)}")
+    except (smtplib.SMTPException, OSError, ssl.SSLError) as err:
+        left = len(waiting) - sent
+        raise CampaignError(f"SMTP {smtp.host}:{smtp.port}: {err}; {sent} sent, {left} left "
+                            f"in outbox/ (run 'chronicle mail send' again)") from None
+    finally:
+        if server is not None:
+            try:
+                server.quit()
+            except (smtplib.SMTPException, OSError):
+                server.close()
+    lines.append(f"{sent} sent")
+    return lines
+
+
+def parse_hostport(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise CampaignError(f"--smtp: {text!r} is not HOST:PORT")
+    return host.strip("[]"), int(port)

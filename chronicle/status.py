@@ -1,0 +1,94 @@
+"""``chronicle status``: who has sent orders for the next turn, and who is late.
+
+A house's orders are ``received`` when its order file is in the next turn's
+folder and can be read, ``refused`` when the file cannot be used (misfiled,
+not text) or the last message it mailed was refused and nothing is filed,
+and ``missing`` otherwise. ``received_at`` is when the filed message was sent
+(its ``Date``), or, for a file the arbiter saved by hand, when the file was
+last written. ``nmr`` counts the adjudicated turns the house got the
+defaults for (no move received).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from chronicle import runner
+from chronicle.campaign import Campaign
+from chronicle.mail.importing import load_index
+from chronicle.orders_io import read_turn
+from chronicle.schedule import deadline_of
+
+
+@dataclass(frozen=True)
+class HouseStatus:
+    id: str
+    orders: str
+    received_at: str | None
+    nmr: int
+    why: str | None = None
+
+
+@dataclass(frozen=True)
+class Status:
+    turn: int
+    year: int
+    deadline: str | None
+    houses: tuple[HouseStatus, ...]
+    over: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"turn": self.turn, "year": self.year, "deadline": self.deadline,
+                "houses": [{"id": h.id, "orders": h.orders, "received_at": h.received_at,
+                            "nmr": h.nmr} for h in self.houses]}
+
+
+def _stamp(when: datetime) -> str:
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def campaign_status(campaign: Campaign) -> Status:
+    ruleset = runner.ruleset_of(campaign)
+    nmr: dict[str, int] = {}
+    over = None
+    if campaign.store_path.exists():
+        store = runner.open_store(campaign, ruleset)
+        try:
+            state = store.state()
+            nmr = store.defaulted_counts()
+            if store.campaign().seed_revealed is not None:
+                over = "the campaign has ended (chronicle end)"
+        finally:
+            store.engine.dispose()
+    else:
+        state = runner.initial_state(campaign, ruleset)
+    reason = runner.over_reason(state)
+    if over is None and reason is not None:
+        over = f"the campaign is over ({reason}): run 'chronicle end' to reveal the seed"
+    turn = runner.next_turn(state)
+    folder = campaign.orders_dir(turn)
+    sheets = read_turn(folder, campaign.root, ruleset, state).sheets
+    mailed = load_index(campaign).get(f"turn-{turn:03d}", {})
+    houses = []
+    for house in ruleset.ordering_houses(state):
+        sheet = sheets.get(house)
+        record = mailed.get(house, {})
+        if sheet is not None:
+            path = folder / sheet.file
+            at = record.get("sent_at") if record.get("status") == "received" else None
+            if at is None and path.is_file():
+                at = _stamp(datetime.fromtimestamp(path.stat().st_mtime, UTC))
+            status = HouseStatus(house, "refused" if sheet.refused else "received", at,
+                                 nmr.get(house, 0), sheet.refused)
+        elif record.get("status") == "refused":
+            status = HouseStatus(house, "refused", record.get("sent_at"), nmr.get(house, 0),
+                                 record.get("reason"))
+        else:
+            status = HouseStatus(house, "missing", None, nmr.get(house, 0))
+        houses.append(status)
+    deadline = deadline_of(campaign.spec, turn)
+    return Status(turn=turn, year=state.year_of(turn),
+                  deadline=None if deadline is None else _stamp(deadline),
+                  houses=tuple(houses), over=over)
