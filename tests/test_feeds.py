@@ -122,10 +122,10 @@ def test_the_store_keeps_when_each_turn_was_adjudicated(
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     before = time.time()
     (root / "orders" / "turn-001").mkdir(parents=True, exist_ok=True)
-    assert run("adjudicate", root).exit_code == 0
+    assert run("adjudicate", root, "--yes").exit_code == 0
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
     (root / "orders" / "turn-002").mkdir(parents=True, exist_ok=True)
-    assert run("adjudicate", root).exit_code == 0
+    assert run("adjudicate", root, "--yes").exit_code == 0
     con = sqlite3.connect(root / "chronicle.sqlite")
     stamps = [s for (s,) in con.execute("SELECT adjudicated_at FROM turns ORDER BY number")]
     con.close()
