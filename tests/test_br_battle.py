@@ -701,6 +701,26 @@ def test_b6_battle_orders_are_checked_and_stand() -> None:
     assert not again.rejections and len(again.orders) == 3
 
 
+def test_standing_orders_of_a_destroyed_unit_leave_the_template() -> None:
+    """Issue 17 item 7: "Standing orders of destroyed units are dropped from templates
+    (today `check` refuses what `template` wrote)"."""
+    state = make_state()
+    add_unit(state, "E-1", "england", 5, "london")
+    add_unit(state, "E-2", "england", 5, "london")
+    br_data(state).standing["england"] = Standing(
+        stance={"E-2": Stance.AVOID, "france": Stance.AVOID},
+        end={"E-2": EndRule(EndKind.FLEE_BELOW, 2), HOUSE_WIDE: EndRule(EndKind.FIGHT)},
+        retreat={"E-1": "normandy", "E-2": "normandy"})
+    del state.units["E-2"]  # destroyed in battle, or disbanded
+    lines = standing_order_lines(state, "england")
+    assert all("E-2" not in line for line in lines)
+    assert "retreat E-1 to normandy" in lines and "avoid france" in lines
+    sheet = parse_orders("\n".join(["house england", *lines]), GRAMMAR,
+                         filename="england.orders", expected_house="england")
+    validate_battle_orders(state, sheet)
+    assert not sheet.rejections and len(sheet.orders) == len(lines) == 3
+
+
 def test_b6_end_rules_render_as_orders() -> None:
     """Every way of ending a battle renders as a line the parser reads back."""
     rules = [EndRule(EndKind.FIGHT), EndRule(EndKind.FLEE_BELOW, 2),

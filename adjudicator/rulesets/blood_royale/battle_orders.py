@@ -298,11 +298,22 @@ def stance_towards(state: GameState, house: str, unit: Unit | None, unit_side: s
 
 
 def standing_order_lines(state: GameState, house: str) -> list[str]:
-    """The house's standing battle orders as order lines, for its next template."""
+    """The house's standing battle orders as order lines, for its next template.
+
+    An order about a unit since destroyed or disbanded is left out: ``check``
+    would refuse the line the template gave back.
+    """
     stored = _stored(state, house)
-    lines = [f"{stance} {target}" for target, stance in sorted(stored.stance.items())]
+
+    def standing(target: str) -> bool:
+        return target in (EVERYONE, HOUSE_WIDE) or target in state.houses \
+            or target in state.units
+
+    lines = [f"{stance} {target}" for target, stance in sorted(stored.stance.items())
+             if standing(target)]
     for unit, rule in sorted(stored.end.items()):
-        lines.append(rule.order_text(None if unit == HOUSE_WIDE else unit))
+        if standing(unit):
+            lines.append(rule.order_text(None if unit == HOUSE_WIDE else unit))
     lines.extend(f"retreat {unit} to {province}"
-                 for unit, province in sorted(stored.retreat.items()))
+                 for unit, province in sorted(stored.retreat.items()) if unit in state.units)
     return lines
