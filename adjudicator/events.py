@@ -294,9 +294,11 @@ class Ruling(Event):
     field: str | None = None
     #: Crowns granted or fined, or the characteristic's new value.
     amount: int | None = None
+    #: The other spouse of a marriage annulled.
+    other: str | None = None
 
     def subjects(self) -> list[str]:
-        return [self.person] if self.person else []
+        return [p for p in (self.person, self.other) if p]
 
     def houses(self) -> list[str]:
         return [self.house] if self.house else []

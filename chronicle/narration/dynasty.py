@@ -162,6 +162,9 @@ def ruling(n: Narrator, pl: Payload) -> Markup:
     if directive == "capture":
         return n.fmt("By the arbiter's ruling, %(who)s is a prisoner of %(house)s.",
                      who=n.person(pl["person"]), house=n.house(pl["house"]))
+    if directive == "annul":
+        return n.fmt("By the arbiter's ruling, the marriage of %(who)s and %(other)s is "
+                     "annulled.", who=n.person(pl["person"]), other=n.person(pl["other"]))
     if directive == "release":
         return n.fmt("By the arbiter's ruling, %(who)s goes free.", who=n.person(pl["person"]))
     raise ValueError(f"no sentence for the arbiter's directive {directive!r}")

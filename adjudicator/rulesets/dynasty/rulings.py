@@ -1,7 +1,8 @@
 """Arbiter directives that correct the state (DESIGN.md "Arbiter directives").
 
 ``set E1200 constitution 1``, ``grant 50 crowns to england``,
-``fine 50 crowns from england``, ``capture E1300 by F`` and ``release E1300``
+``fine 50 crowns from england``, ``capture E1300 by F``, ``release E1300`` and
+``annul E1200`` (the marriage ends; neither spouse is widowed)
 take effect at the start of the turn, in file order, each recorded as a
 public ``Ruling`` event. A directive that no longer applies when its turn
 comes (the prisoner freed by an earlier line, a treasury too small) is
@@ -18,7 +19,7 @@ from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty.capture import take_prisoner
 from adjudicator.rulesets.dynasty.lookup import find, unknown_person
 from adjudicator.rulesets.dynasty.orders import ARBITER_GRAMMAR
-from adjudicator.state import GameState
+from adjudicator.state import GameState, Person
 
 CHARACTERISTICS = ("constitution", "command", "ruse")
 #: The characteristics' range (as campaign.toml's, RULES.md A1).
@@ -51,7 +52,13 @@ class ReleaseOrder(Order):
     person: str
 
 
-RULINGS = (SetOrder, CrownsOrder, CaptureOrder, ReleaseOrder)
+@dataclass(frozen=True, kw_only=True)
+class AnnulOrder(Order):
+    person: str
+
+
+RULINGS = (SetOrder, CrownsOrder, CaptureOrder, ReleaseOrder, AnnulOrder)
+PERSONAL = SetOrder | CaptureOrder | ReleaseOrder | AnnulOrder
 
 
 @ARBITER_GRAMMAR.rule("set")
@@ -87,6 +94,23 @@ def _capture(c: Cursor) -> CaptureOrder:
     return CaptureOrder(line=c.line, text=c.text, person=person, captor=c.ident("the captor"))
 
 
+@ARBITER_GRAMMAR.rule("annul")
+def _annul(c: Cursor) -> AnnulOrder:
+    return AnnulOrder(line=c.line, text=c.text, person=c.person())
+
+
+def _annul_marriage(state: GameState, person: Person, year: int) -> str:
+    """End ``person``'s marriage without widowing anyone; returns the other spouse."""
+    marriage = state.current_marriage(person.id)
+    assert marriage is not None
+    marriage.ended = year
+    marriage.end_cause = "annulled"
+    other = marriage.wife if marriage.husband == person.id else marriage.husband
+    for pid in (marriage.husband, marriage.wife):
+        state.persons[pid].spouse = None
+    return other
+
+
 @ARBITER_GRAMMAR.rule("release")
 def _release(c: Cursor) -> ReleaseOrder:
     return ReleaseOrder(line=c.line, text=c.text, person=c.person())
@@ -110,7 +134,7 @@ def check_ruling(state: GameState, order: Order) -> str | None:
             return (f"{state.houses[house].name} holds {state.houses[house].treasury} crowns, "
                     f"fewer than the fine")
         return None
-    assert isinstance(order, SetOrder | CaptureOrder | ReleaseOrder)
+    assert isinstance(order, PERSONAL)
     person = find(state, order.person)
     if person is None:
         return unknown_person(state, order.person)
@@ -126,6 +150,8 @@ def check_ruling(state: GameState, order: Order) -> str | None:
             return f"{person.name} cannot be the prisoner of the house at whose court they live"
     if isinstance(order, ReleaseOrder) and person.prisoner_of is None:
         return f"{person.name} is no prisoner"
+    if isinstance(order, AnnulOrder) and state.current_marriage(person.id) is None:
+        return f"{person.name} is not married"
     return None
 
 
@@ -137,7 +163,7 @@ def foresee(state: GameState, order: Order) -> None:
         if house is not None:
             state.houses[house].treasury += -order.amount if order.fine else order.amount
         return
-    assert isinstance(order, SetOrder | CaptureOrder | ReleaseOrder)
+    assert isinstance(order, PERSONAL)
     person = find(state, order.person)
     if person is None:
         return
@@ -145,6 +171,9 @@ def foresee(state: GameState, order: Order) -> None:
         setattr(person, order.field, order.value)
     elif isinstance(order, CaptureOrder):
         person.prisoner_of = _house(state, order.captor)
+    elif isinstance(order, AnnulOrder):
+        if state.current_marriage(person.id) is not None:
+            _annul_marriage(state, person, 0)
     else:
         person.prisoner_of = None
 
@@ -164,7 +193,7 @@ def apply_ruling(ctx: TurnContext, order: Order, file_house: str) -> None:
         ctx.emit(Ruling(phase=phase, directive="fine" if order.fine else "grant", house=house,
                         amount=order.amount))
         return
-    assert isinstance(order, SetOrder | CaptureOrder | ReleaseOrder)
+    assert isinstance(order, PERSONAL)
     person = find(state, order.person)
     assert person is not None
     if isinstance(order, SetOrder):
@@ -176,6 +205,9 @@ def apply_ruling(ctx: TurnContext, order: Order, file_house: str) -> None:
         assert captor is not None
         ctx.emit(Ruling(phase=phase, directive="capture", person=person.id, house=captor))
         take_prisoner(ctx, person.id, captor)
+    elif isinstance(order, AnnulOrder):
+        other = _annul_marriage(state, person, ctx.year)
+        ctx.emit(Ruling(phase=phase, directive="annul", person=person.id, other=other))
     else:
         captor = person.prisoner_of
         person.prisoner_of = None
