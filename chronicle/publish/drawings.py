@@ -28,7 +28,7 @@ from chronicle.publish.pages import DiagramPage, SiteContext, battle_title, rule
 MAP_VERSION = "map-2"
 
 
-CACHES = ("graphviz", "maps")
+CACHES = ("graphviz", "maps", "charts")  # genealogies, turn maps, person charts
 
 
 def cache_dir(campaign: Path, name: str) -> Path | None:

@@ -775,7 +775,7 @@ def _person_charts(ctx: SiteContext) -> Any:
         data = ctx.data
         ctx.person_charts = PersonCharts(
             data.people, data.houses, _kin(ctx),
-            chart_cache(inside(Path(data.campaign.folder), ".cache", "graphviz")))
+            chart_cache(inside(Path(data.campaign.folder), ".cache", "charts")))
     return ctx.person_charts
 
 

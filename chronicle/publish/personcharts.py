@@ -272,7 +272,11 @@ class PersonCharts:
 
 
 def chart_cache(folder: Path | None) -> RenderCache | None:
-    """The Graphviz cache of the campaign, salted for these charts."""
+    """The campaign's cache of these charts' shapes, salted like the genealogies'.
+
+    A folder of its own (``.cache/charts``): the genealogies' folder then
+    holds only their parts, so what a build laid out again is read there.
+    """
     if folder is None:
         return None
     return RenderCache(folder, salt=f"{genealogy.graphviz_cache(folder).salt} {VERSION}")
