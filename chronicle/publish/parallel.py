@@ -14,11 +14,10 @@ the site is the same as a build in one process.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 
 from chronicle.publish import executor
 from chronicle.publish.pages import SiteContext, Write, shares
-from chronicle.publish.writer import WORKERS, Writer
+from chronicle.publish.writer import Writer
 
 Builder = Callable[[SiteContext, Write], None]
 
@@ -76,16 +75,13 @@ def _helper(ctx: SiteContext, builders: Sequence[Builder], writer: Writer, index
     """In the forked process: render and write this share of the pages; returns
     the files written and the prints of the pages (``pages.unchanged``)."""
     ctx.pending = []  # the drawings are the parent's to finish
-    # The disk work goes to threads of this process, as the parent's does:
-    # making a folder and a file per page mostly waits on the file system.
-    stored: list[Future[str | None]] = []
-    with ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="helper-writer") as pool:
+    written: list[str] = []
 
-        def write(relpath: str, content: str | bytes) -> None:
-            stored.append(writer.submit_here(pool, relpath, content))
+    def write(relpath: str, content: str | bytes) -> None:
+        if writer.write_here(relpath, content):
+            written.append(relpath)
 
-        ctx.shard, ctx.elsewhere, ctx.page_write = (index, count), None, write
-        for builder in builders:
-            builder(ctx, _ignore)
-        written = [future.result() for future in stored]
-    return [path for path in written if path is not None], ctx.prints
+    ctx.shard, ctx.elsewhere, ctx.page_write = (index, count), None, write
+    for builder in builders:
+        builder(ctx, _ignore)
+    return written, ctx.prints

@@ -16,7 +16,7 @@ import jinja2.sandbox
 from chronicle.narration.narrator import FINISHING
 from chronicle.publish.errors import PublishError
 from chronicle.publish.i18n import translations
-from chronicle.publish.template_gettext import ConstantGettext, markup_gettext
+from chronicle.publish.template_gettext import markup_gettext
 
 
 class LayerLoader(jinja2.FileSystemLoader):
@@ -54,11 +54,10 @@ def environment(chain: list[Path], language: str) -> jinja2.Environment:
             loader=LayerLoader([str(p / "templates") for p in chain]),
             autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
             lstrip_blocks=True, auto_reload=False, cache_size=-1,
-            extensions=["jinja2.ext.i18n", ConstantGettext])
+            extensions=["jinja2.ext.i18n"])
         trans = translations(language)
         env.install_gettext_translations(trans, newstyle=True)  # type: ignore[attr-defined]
         env.globals["_"] = markup_gettext(trans, FINISHING.get(language))
-        env.globals["_constant_gettext"] = trans.gettext
         env.globals["language"] = language
         _ENVIRONMENTS[key] = env
     return env
