@@ -13,7 +13,7 @@ import copy
 import itertools
 import pickle
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any, ClassVar, NoReturn, Self, TypeVar
@@ -325,6 +325,16 @@ class RulesetData(ABC):
 D = TypeVar("D", bound=RulesetData)
 
 
+def _copy_people_index(index: list[Any]) -> list[Any]:
+    count, exact, folded, refs = index
+    return [count, dict(exact), dict(folded), dict(refs)]
+
+
+#: Cache key -> how a copied state gets its own copy of that cache: caches
+#: holding only strings and tuples, true of a copy as of the original.
+COPIED_CACHES: dict[str, Callable[[Any], Any]] = {"people_index": _copy_people_index}
+
+
 @dataclass
 class GameState:
     """Everything the rules need, at the end of turn ``turn`` (0: the start)."""
@@ -437,7 +447,8 @@ class GameState:
             return []
         return list(itertools.islice(reversed(self.persons.values()), new))[::-1]
 
-    def _people_index(self) -> tuple[dict[str, str], dict[str, str], dict[str, list[str]]]:
+    def _people_index(self) -> tuple[dict[str, str], dict[str, str],
+                                     dict[str, tuple[str, ...]]]:
         cache = self.caches.setdefault("people_index", [0, {}, {}, {}])
         count, exact, folded, refs = cache
         if count < len(self.persons):
@@ -448,7 +459,9 @@ class GameState:
                 folded.setdefault(person.name.lower(), person.id)
                 for ref in person.refs.values():
                     exact[ref] = person.id
-                    refs.setdefault(ref.lower(), []).append(person.id)
+                    # Tuples, so that a copy of the index may share them (``copy``).
+                    folded_ref = ref.lower()
+                    refs[folded_ref] = (*refs.get(folded_ref, ()), person.id)
             cache[0] = len(self.persons)
         return exact, folded, refs
 
@@ -503,11 +516,18 @@ class GameState:
         finally:
             self.persons = persons
         clone.persons = {pid: clone.persons.get(pid) or p for pid, p in persons.items()}
+        # Indexes of strings are as true of the clone as of the original, and
+        # building one walks everyone who ever lived: they are copied over.
+        for key, value in self.caches.items():
+            copier = COPIED_CACHES.get(key)
+            if copier is not None:
+                clone.caches[key] = copier(value)
         return clone
 
     @property
     def caches(self) -> dict[str, Any]:
-        """Derived lookups (indexes), never copied or serialised: rebuilt on demand."""
+        """Derived lookups (indexes), never serialised: rebuilt on demand. A copy
+        (``copy``) keeps only those listed in ``COPIED_CACHES``."""
         found: dict[str, Any] = self.__dict__.setdefault("_caches", {})
         return found
 

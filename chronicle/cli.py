@@ -196,13 +196,19 @@ def adjudicate(campaign: Path, yes: bool, through: int | None) -> None:
     from chronicle.campaign import CampaignError, load_campaign
 
     camp = load_campaign(campaign)
-    state = runner.current_state(camp, runner.ruleset_of(camp))
-    last = through if through is not None else runner.next_turn(state)
-    if last < runner.next_turn(state):
+    # Only the turn number here: the state itself is decoded once, under the
+    # writer lock, by ``runner.adjudicate`` (decoding it is most of a turn's cost).
+    stored = runner.last_turn(camp, runner.ruleset_of(camp))
+    last = through if through is not None else stored + 1
+    if last <= stored:
         raise CampaignError(f"--through {last}: turn {last} is adjudicated already (the store "
-                            f"ends at turn {state.turn}); roll back first")
+                            f"ends at turn {stored}); roll back first")
+    state = None
     while True:
-        outcome = runner.adjudicate(camp, allow_empty=yes)
+        # Each later turn starts from the state the last one ended with, which
+        # ``runner.adjudicate`` checks against the store's last turn.
+        outcome = runner.adjudicate(camp, state=state, allow_empty=yes)
+        state = outcome.result.state
         _summary(outcome)
         click.echo(f"Reports: {camp.reports_dir(outcome.turn)}")
         over = runner.over_reason(outcome.result.state)

@@ -90,6 +90,17 @@ def current_state(campaign: Campaign, ruleset: Ruleset) -> GameState:
     return initial_state(campaign, ruleset)
 
 
+def last_turn(campaign: Campaign, ruleset: Ruleset) -> int:
+    """The last turn the store holds (0 before the first), without decoding any state."""
+    if not campaign.store_path.exists():
+        return 0
+    store = open_store(campaign, ruleset)
+    try:
+        return store.last_turn()
+    finally:
+        store.engine.dispose()
+
+
 def next_turn(state: GameState) -> int:
     return state.turn + 1
 

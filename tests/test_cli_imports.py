@@ -82,3 +82,19 @@ def test_a_build_with_nothing_changed_loads_neither_store_nor_site(tmp_path: Pat
     # The arbiter's commentary changes the turn's page: the same command builds.
     (campaign / "commentary" / "turn-001.md").write_text("Hear ye.\n", encoding="utf-8")
     assert "jinja2" in loaded("build", campaign, "-o", site)
+
+
+@pytest.mark.parametrize(("ruleset", "others"), [
+    ("dynasty", ("adjudicator.rulesets.blood_royale", "adjudicator.rulesets.familles")),
+    ("familles", ("adjudicator.rulesets.blood_royale",)),
+])
+def test_a_turn_loads_no_other_rulesets_engine(tmp_path: Path, ruleset: str,
+                                               others: tuple[str, ...]) -> None:
+    """A ruleset's sentences are loaded with the first of its events told, so
+    a campaign's turn loads neither another ruleset's sentences nor its engine."""
+    campaign = tmp_path / "c"
+    scaffold(campaign, ruleset, seed="imports")
+    modules = loaded("adjudicate", campaign, "--yes")
+    assert (campaign / "reports" / "turn-001").is_dir()  # it did tell the turn
+    assert none_of(modules, others) == []
+    assert none_of(modules, (f"adjudicator.rulesets.{ruleset}",)) != []

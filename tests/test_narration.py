@@ -20,8 +20,15 @@ from babel.messages.pofile import read_po
 
 from adjudicator.events import EVENT_KINDS, Event
 from chronicle.narration import IN_A_LIFE, SENTENCES, NarrationError, Narrator, says
-from chronicle.narration.narrator import missing
+from chronicle.narration.narrator import load_all, missing
 from chronicle.publish.i18n import catalog_path, translations
+from chronicle.rulesets import descriptor, ruleset_ids
+
+# Every ruleset's engine, and so (``load_all``) every ruleset's sentences:
+# a command loads only those of the rulesets it tells.
+for _ruleset in ruleset_ids():
+    descriptor(_ruleset).engine_type()
+load_all()
 
 # Payloads for which the generic sample (see ``_sample``) is told as nothing:
 # a birth's attempts are news only when in vain, a move only when it went somewhere.

@@ -3,14 +3,17 @@
 ``narrator`` holds the ``Narrator`` and the registry of sentences; each
 ruleset's module below fills the registry for its own event classes, and
 ``plain`` tells a turn's events as text for the reports and the terminal.
-Importing this package fills the registry and checks it: a public event
-class without a sentence fails here, not on a page.
+The common events' sentences (``dynasty``) load with this package; a
+ruleset's own, the first time one of its events is told (``event_class``).
+Importing this package checks the registry for the engines loaded so far:
+a public event class without a sentence fails here, not on a page
+(tests/test_narration.py checks every ruleset's).
 """
 
 from __future__ import annotations
 
-# Imported for what they do: each fills SENTENCES with its ruleset's sentences.
-from chronicle.narration import blood_royale, dynasty, familles  # noqa: F401
+# Imported for what it does: it fills SENTENCES with the common events' sentences.
+from chronicle.narration import dynasty  # noqa: F401
 from chronicle.narration.narrator import (
     IN_A_LIFE,
     ROOT,

@@ -15,6 +15,8 @@ links, a report strips them (``plain``).
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -198,12 +200,46 @@ def _enter(cls: type[Event], sentence: Sentence | None) -> None:
     SENTENCES[cls] = sentence
 
 
+def _narration_module(cls: type[Event]) -> str | None:
+    """The module telling a ruleset's own events: ``chronicle.narration.<name>``
+    for classes of ``adjudicator.rulesets.<name>``; None for the others (the
+    common events are told by ``dynasty``, always loaded)."""
+    parts = cls.__module__.split(".")
+    if parts[:2] != ["adjudicator", "rulesets"] or len(parts) < 3:
+        return None
+    name = f"chronicle.narration.{parts[2]}"
+    return name if importlib.util.find_spec(name) is not None else None
+
+
+def event_class(kind: str) -> type[Event] | None:
+    """The class of events of ``kind``, its ruleset's sentences loaded.
+
+    A ruleset's sentences are imported the first time one of its events is
+    told: importing them imports its engine, which a command telling another
+    ruleset's campaign does without (a fifth of ``adjudicate``'s start-up).
+    """
+    cls = EVENT_KINDS.get(kind)
+    if cls is not None and cls not in SENTENCES:
+        module = _narration_module(cls)
+        if module is not None:
+            importlib.import_module(module)
+    return cls
+
+
+def load_all() -> None:
+    """Import the sentences of every ruleset whose engine is loaded (``missing``)."""
+    for cls in list(EVENT_KINDS.values()):
+        event_class(cls.kind)
+
+
 def missing() -> list[type[Event]]:
-    """The public event classes with no entry in ``SENTENCES``.
+    """The public event classes with no entry in ``SENTENCES``, once every
+    loaded ruleset's sentences are (``load_all``).
 
     A class whose name starts with ``_`` is a base other events share (Blood
     Royale's ``_HouseEvent``), never an event itself.
     """
+    load_all()
     return sorted((cls for cls in EVENT_KINDS.values()
                    if cls.public and cls not in SENTENCES),
                   key=lambda cls: cls.kind)
@@ -360,7 +396,7 @@ class Narrator:
 
         Events that only their few own people share are told as everywhere.
         """
-        cls = EVENT_KINDS.get(event.kind)
+        cls = event_class(event.kind)
         life = IN_A_LIFE.get(cls) if cls is not None else None
         if life is None:
             return self.sentence(event, root)
@@ -371,7 +407,7 @@ class Narrator:
 
     def ledger(self, event: Tellable) -> list[LedgerEntry] | None:
         """The event's ledger entries (links with ``ROOT`` marks), or None if it has none."""
-        cls = EVENT_KINDS.get(event.kind)
+        cls = event_class(event.kind)
         entries = LEDGER.get(cls) if cls is not None else None
         return None if entries is None else entries(self, event.payload)
 
@@ -384,7 +420,7 @@ class Narrator:
         return Markup('<a href="%sbattles/%s/index.html">%s</a>') % (Markup(ROOT), slug, _clean(title))
 
     def _tell(self, event: Tellable) -> Markup | None:
-        cls = EVENT_KINDS.get(event.kind)
+        cls = event_class(event.kind)
         if cls is None or cls not in SENTENCES:
             raise NarrationError(f"no sentence for events of kind {event.kind!r}")
         sentence = SENTENCES[cls]

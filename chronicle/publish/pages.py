@@ -147,6 +147,7 @@ class SiteContext:
     keep: Callable[[str, str], bool] | None = None
     prints: dict[str, str] = field(default_factory=dict)
     _named: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    _shown: dict[str, str] = field(default_factory=dict)
     _told_digests: dict[int, str] = field(default_factory=dict)
     _turns: dict[int, TurnView] = field(default_factory=dict)
     _event_texts: dict[int, str] = field(default_factory=dict)
@@ -310,15 +311,27 @@ def mentioned(ctx: SiteContext, *holders: object) -> tuple[Any, ...]:
             found.update(*(_named(ctx, event) for event in holder))
         else:
             _collect(holder, found, people, houses)
-    shown: list[tuple[str | None, ...]] = []
+    # A page names a hundred people, and a site's pages name each of them
+    # many times over: each one's part of the print is made once (``_shown``).
+    cache = ctx._shown
+    shown: list[str] = []
     for key in sorted(found):
-        person = people.get(key)
-        if person is not None:
-            shown.append((key, person.name, person.slug, person.label_ref))
-        house = houses.get(key)
-        if house is not None:
-            shown.append((key, house.name, house.slug))
+        part = cache.get(key)
+        if part is None:
+            part = cache[key] = _shown(key, people.get(key), houses.get(key))
+        shown.append(part)
     return tuple(shown)
+
+
+def _shown(key: str, person: PersonView | None, house: HouseView | None) -> str:
+    """What a link shows of the person or house (or both) ``key`` names: their
+    name and slug, and a person's number (``mentioned``)."""
+    parts: list[tuple[str | None, ...]] = []
+    if person is not None:
+        parts.append((key, person.name, person.slug, person.label_ref))
+    if house is not None:
+        parts.append((key, house.name, house.slug))
+    return repr(parts)
 
 
 _QUOTED = re.compile(r"'([^'\\]*)'|\"([^\"\\]*)\"")
@@ -360,6 +373,8 @@ def _collect(value: object, into: set[str], people: Mapping[str, Any],
     if isinstance(value, str):
         if value in people or value in houses:
             into.add(value)
+    elif value is None or isinstance(value, int | float):
+        return  # most leaves: told apart before the costlier tests below
     elif isinstance(value, list | tuple):
         for item in value:
             _collect(item, into, people, houses)

@@ -11,7 +11,7 @@ from adjudicator.events import Death
 from adjudicator.rulesets.base import TurnContext, typed_tables
 from adjudicator.rulesets.dynasty.names import name_key
 from adjudicator.rulesets.dynasty.rules import DynastyRules
-from adjudicator.state import GameState, Person, Sex
+from adjudicator.state import COPIED_CACHES, GameState, Person, Sex
 
 MINOR_NOBILITY = "minor-nobility"
 _GENERIC_MALE = ("John", "William", "Henry", "Thomas", "Richard", "Robert", "Hugh", "Walter")
@@ -52,6 +52,10 @@ def name_list(rules: Mapping[str, Any], dynasty: str | None, sex: Sex) -> Sequen
     if listed:
         return [str(n) for n in listed]
     return _GENERIC_MALE if sex == Sex.MALE else _GENERIC_FEMALE
+
+
+# The names taken, as strings: a copied state keeps its own copy (``copy``).
+COPIED_CACHES["used_names"] = dict
 
 
 def used_names(state: GameState) -> dict[str, str]:
