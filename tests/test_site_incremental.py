@@ -117,3 +117,14 @@ def test_a_page_edited_by_hand_is_kept_only_if_its_print_matches(
     page.write_text("edited", encoding="utf-8")
     build_site([campaign], copy)
     assert page.read_text(encoding="utf-8") != "edited"
+
+
+def test_the_names_an_event_gives_a_print_come_from_every_field_it_has() -> None:
+    """A page's print names the people and houses its events name (``pages._named``),
+    read field by field: an event view given a new field must be read there too."""
+    import dataclasses
+
+    from chronicle.publish.data import EventView
+
+    read = {"turn", "year", "seq", "phase", "kind", "payload", "subjects", "houses"}
+    assert {f.name for f in dataclasses.fields(EventView)} == read

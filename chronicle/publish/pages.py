@@ -146,8 +146,9 @@ class SiteContext:
     site_print: str = ""
     keep: Callable[[str, str], bool] | None = None
     prints: dict[str, str] = field(default_factory=dict)
-    _named: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    _shown: dict[str, str] = field(default_factory=dict)
+    _named: dict[int, frozenset[str]] = field(default_factory=dict)
+    _shown: dict[str, bytes] = field(default_factory=dict)
+    _known: frozenset[str] | None = None
     _told_digests: dict[int, str] = field(default_factory=dict)
     _turns: dict[int, TurnView] = field(default_factory=dict)
     _event_texts: dict[int, str] = field(default_factory=dict)
@@ -155,6 +156,23 @@ class SiteContext:
     # person pages' charts (``personcharts``; made on first use).
     kin: Kin | None = None
     person_charts: Any = None
+
+    def known_ids(self) -> frozenset[str]:
+        """Every person's and house's id: what ``mentioned`` looks for."""
+        if self._known is None:
+            self._known = frozenset(self.data.people) | frozenset(self.data.houses)
+        return self._known
+
+    def shown(self) -> dict[str, bytes]:
+        """Each person's and house's part of the prints that name them (``mentioned``):
+        the hash of what a link shows of them."""
+        if not self._shown:
+            people, houses = self.data.people, self.data.houses
+            self._shown.update(
+                (key, hashlib.blake2b(_shown(key, people.get(key), houses.get(key)).encode(),
+                                      digest_size=12).digest())
+                for key in sorted(self.known_ids()))
+        return self._shown
 
     def _(self, text: str) -> str:
         return self.narrator._(text)
@@ -292,35 +310,35 @@ def page_print(ctx: SiteContext, template: str, *parts: object) -> str:
     return digest.hexdigest()
 
 
-def mentioned(ctx: SiteContext, *holders: object) -> tuple[Any, ...]:
-    """How the people and houses named anywhere in ``holders`` are shown.
+def mentioned(ctx: SiteContext, *holders: object) -> str:
+    """How the people and houses named anywhere in ``holders`` are shown, hashed.
 
     A link to a person shows their name and number and leads to their page;
     a house, its name: those are what a page shows of them (``Narrator``).
+    A name is any string of ``holders`` that is a person's or a house's id.
     Events are walked once each, however many pages tell them.
     """
-    people, houses = ctx.data.people, ctx.data.houses
+    known = ctx.known_ids()
+    strings: list[str] = []
     found: set[str] = set()
     for holder in holders:
         if isinstance(holder, PersonView):
-            _collect((holder.father, holder.mother, holder.spouse, holder.spouses,
-                      holder.children, holder.prisoner_of, holder.dynasty, holder.court,
-                      holder.refs, holder.renounced, holder.reigns), found, people, houses)
+            strings += (holder.father or "", holder.mother or "", holder.spouse or "",
+                        holder.prisoner_of or "", holder.dynasty or "", holder.court or "",
+                        *holder.spouses, *holder.children, *holder.refs, *holder.refs.values(),
+                        *holder.renounced, *holder.renounced.values())
+            strings += (hid for hid, _start, _end in holder.reigns)
             found.update(*(_named(ctx, event) for event in holder.timeline))
         elif isinstance(holder, list) and holder and isinstance(holder[0], EventView):
             found.update(*(_named(ctx, event) for event in holder))
         else:
-            _collect(holder, found, people, houses)
-    # A page names a hundred people, and a site's pages name each of them
-    # many times over: each one's part of the print is made once (``_shown``).
-    cache = ctx._shown
-    shown: list[str] = []
-    for key in sorted(found):
-        part = cache.get(key)
-        if part is None:
-            part = cache[key] = _shown(key, people.get(key), houses.get(key))
-        shown.append(part)
-    return tuple(shown)
+            _strings(holder, strings)
+    found.update(known.intersection(strings))
+    # A page names dozens of people, and a site's pages name each of them
+    # many times over: each one's part of the print is hashed once
+    # (``shown``), and the parts are put in order by those short hashes.
+    parts = b"".join(sorted(map(ctx.shown().__getitem__, found)))
+    return hashlib.blake2b(parts, digest_size=16).hexdigest()
 
 
 def _shown(key: str, person: PersonView | None, house: HouseView | None) -> str:
@@ -334,17 +352,13 @@ def _shown(key: str, person: PersonView | None, house: HouseView | None) -> str:
     return repr(parts)
 
 
-_QUOTED = re.compile(r"'([^'\\]*)'|\"([^\"\\]*)\"")
-
-
-def _named(ctx: SiteContext, event: EventView) -> tuple[str, ...]:
-    """The ids of people and houses an event names: the strings of its text."""
+def _named(ctx: SiteContext, event: EventView) -> frozenset[str]:
+    """The ids of people and houses an event names: the strings of its fields."""
     named = ctx._named.get(id(event))
     if named is None:
-        people, houses = ctx.data.people, ctx.data.houses
-        named = ctx._named[id(event)] = tuple(
-            {text for pair in _QUOTED.findall(_event_text(ctx, event)) for text in pair
-             if text in people or text in houses})
+        strings = [event.phase, event.kind, *event.subjects, *event.houses]
+        _strings(event.payload, strings)
+        named = ctx._named[id(event)] = ctx.known_ids().intersection(strings)
     return named
 
 
@@ -368,23 +382,24 @@ def told_digest(ctx: SiteContext, turn: TurnView) -> str:
     return digest
 
 
-def _collect(value: object, into: set[str], people: Mapping[str, Any],
-             houses: Mapping[str, Any]) -> None:
+def _strings(value: object, into: list[str]) -> None:
+    """Every string in ``value``: in its lists, tuples, dicts and dataclasses."""
     if isinstance(value, str):
-        if value in people or value in houses:
-            into.add(value)
+        into.append(value)
     elif value is None or isinstance(value, int | float):
         return  # most leaves: told apart before the costlier tests below
     elif isinstance(value, list | tuple):
+        into += (item for item in value if isinstance(item, str))
         for item in value:
-            _collect(item, into, people, houses)
+            if not isinstance(item, str):
+                _strings(item, into)
     elif isinstance(value, dict):
         for key, item in value.items():
-            _collect(key, into, people, houses)
-            _collect(item, into, people, houses)
+            _strings(key, into)
+            _strings(item, into)
     elif hasattr(value, "__dataclass_fields__"):
         for name in value.__dataclass_fields__:
-            _collect(getattr(value, name), into, people, houses)
+            _strings(getattr(value, name), into)
 
 
 def unchanged(ctx: SiteContext, rel: str, key: str) -> bool:
