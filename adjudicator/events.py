@@ -294,11 +294,16 @@ class Ruling(Event):
     field: str | None = None
     #: Crowns granted or fined, or the characteristic's new value.
     amount: int | None = None
-    #: The other spouse of a marriage annulled.
+    #: The other spouse of a marriage annulled or made.
     other: str | None = None
+    #: The reference number given up by a renunciation or an abdication.
+    ref: str | None = None
+    #: The province whose control is ruled, and its controller before.
+    province: str | None = None
+    previous: str | None = None
 
     def subjects(self) -> list[str]:
         return [p for p in (self.person, self.other) if p]
 
     def houses(self) -> list[str]:
-        return [self.house] if self.house else []
+        return sorted({h for h in (self.house, self.previous) if h})

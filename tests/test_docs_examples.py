@@ -11,6 +11,7 @@ language tag names a grammar:
 * ```` ```orders ````: dynasty orders, valid in every dynastic ruleset;
 * ```` ```orders-blood-royale ````: a Blood Royale house's file;
 * ```` ```orders-arbiter ````: the arbiter's directives;
+* ```` ```orders-arbiter-blood-royale ````: the directives of Blood Royale alone;
 * ```` ```orders-familles ````: the moves of Les familles nobles;
 * ```` ```rejections-blood-royale ````: ``file:line: text: reason`` lines that
   a fresh Blood Royale campaign must refuse, with exactly these reasons.
@@ -32,8 +33,10 @@ from adjudicator.orders import Grammar, Order, OrderSheet, parse_orders
 from adjudicator.rulesets import Ruleset, get_ruleset
 from adjudicator.rulesets.blood_royale import battle_orders as br_battle_orders
 from adjudicator.rulesets.blood_royale import orders as br_orders
+from adjudicator.rulesets.blood_royale import rulings as br_rulings
 from adjudicator.rulesets.blood_royale.standing import EndKind, Stance
 from adjudicator.rulesets.dynasty import orders as dynasty_orders
+from adjudicator.rulesets.dynasty import rulings as dynasty_rulings
 from adjudicator.rulesets.familles import moves as familles_moves
 from adjudicator.state import GameState
 from chronicle.campaign import load_rules
@@ -49,6 +52,7 @@ GRAMMARS: dict[str, tuple[tuple[str, str], ...]] = {
     "orders": (("dynasty", "england"), ("blood-royale", "england")),
     "orders-blood-royale": (("blood-royale", "england"),),
     "orders-arbiter": (("dynasty", "arbiter"), ("blood-royale", "arbiter")),
+    "orders-arbiter-blood-royale": (("blood-royale", "arbiter"),),
     "orders-familles": (("familles", "alice"),),
 }
 REJECTIONS_TAG = "rejections-blood-royale"
@@ -158,7 +162,8 @@ def test_design_orders_every_kind_of_order_has_an_example() -> None:
     order of each grammar appears in at least one checked example."""
     documented = _documented_orders()
     shown = {type(o) for orders in documented.values() for o in orders}
-    expected = (_order_classes(dynasty_orders, br_orders, br_battle_orders, familles_moves))
+    expected = (_order_classes(dynasty_orders, br_orders, br_battle_orders, familles_moves,
+                               dynasty_rulings, br_rulings))
     assert expected - shown == set()
     end_kinds = {o.kind for o in documented["orders-blood-royale"]
                  if isinstance(o, br_battle_orders.EndOrder)}

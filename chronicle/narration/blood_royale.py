@@ -35,6 +35,7 @@ from adjudicator.rulesets.blood_royale.events import (
     UpkeepPaid,
     WealthRow,
 )
+from chronicle.narration.dynasty import directive
 from chronicle.narration.narrator import (
     N_,
     LedgerEntry,
@@ -124,6 +125,12 @@ def fleet_lost(n: Narrator, pl: Payload) -> Markup:
 def control(n: Narrator, pl: Payload) -> Markup:
     return n.fmt("%(house)s took control of %(province)s.",
                  house=n.house(pl["controller"]), province=n.where(pl.get("province")))
+
+
+@directive("control")
+def control_ruled(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("By the arbiter's ruling, %(province)s passes under the control of %(house)s.",
+                 province=n.where(pl.get("province")), house=n.house(pl["house"]))
 
 
 @says(CampaignWon)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from markupsafe import Markup
 
 from adjudicator.events import (
@@ -23,7 +25,14 @@ from adjudicator.events import (
     Wedding,
     WidowReturns,
 )
-from chronicle.narration.narrator import Narrator, Payload, in_a_life, says
+from chronicle.narration.narrator import (
+    NarrationError,
+    Narrator,
+    Payload,
+    Sentence,
+    in_a_life,
+    says,
+)
 
 
 @says(Birth)
@@ -145,26 +154,80 @@ def units_disbanded(n: Narrator, pl: Payload) -> Markup:
                    house=n.house(pl["house"]), units=", ".join(units))
 
 
+#: A directive -> the sentence telling its ruling; a ruleset's module adds its own.
+DIRECTIVES: dict[str, Sentence] = {}
+
+
+def directive(*names: str) -> Callable[[Sentence], Sentence]:
+    """Register the decorated function as the sentence of the rulings ``names``."""
+    def register(sentence: Sentence) -> Sentence:
+        for name in names:
+            if name in DIRECTIVES:
+                raise TypeError(f"the directive {name!r} has two sentences")
+            DIRECTIVES[name] = sentence
+        return sentence
+    return register
+
+
 @says(Ruling)
-def ruling(n: Narrator, pl: Payload) -> Markup:
+def ruling(n: Narrator, pl: Payload) -> Markup | None:
     """The arbiter's rulings are part of the chronicle (DESIGN.md "Arbiter directives")."""
-    directive = pl["directive"]
-    if directive == "grant":
-        return n.fmt("By the arbiter's ruling, %(house)s received %(amount)s crowns.",
-                     house=n.house(pl["house"]), amount=int(pl["amount"]))
-    if directive == "fine":
-        return n.fmt("By the arbiter's ruling, %(house)s was fined %(amount)s crowns.",
-                     house=n.house(pl["house"]), amount=int(pl["amount"]))
-    if directive == "set":
-        return n.fmt("By the arbiter's ruling, the %(field)s of %(who)s is now %(value)s.",
-                     who=n.person(pl["person"]), field=n._(str(pl["field"])),
-                     value=int(pl["amount"]))
-    if directive == "capture":
-        return n.fmt("By the arbiter's ruling, %(who)s is a prisoner of %(house)s.",
-                     who=n.person(pl["person"]), house=n.house(pl["house"]))
-    if directive == "annul":
-        return n.fmt("By the arbiter's ruling, the marriage of %(who)s and %(other)s is "
-                     "annulled.", who=n.person(pl["person"]), other=n.person(pl["other"]))
-    if directive == "release":
-        return n.fmt("By the arbiter's ruling, %(who)s goes free.", who=n.person(pl["person"]))
-    raise ValueError(f"no sentence for the arbiter's directive {directive!r}")
+    sentence = DIRECTIVES.get(str(pl["directive"]))
+    if sentence is None:
+        raise NarrationError(f"no sentence for the arbiter's directive {pl['directive']!r}")
+    return sentence(n, pl)
+
+
+@directive("grant")
+def _grant(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("By the arbiter's ruling, %(house)s received %(amount)s crowns.",
+                 house=n.house(pl["house"]), amount=int(pl["amount"]))
+
+
+@directive("fine")
+def _fine(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("By the arbiter's ruling, %(house)s was fined %(amount)s crowns.",
+                 house=n.house(pl["house"]), amount=int(pl["amount"]))
+
+
+@directive("set")
+def _set(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("By the arbiter's ruling, the %(field)s of %(who)s is now %(value)s.",
+                 who=n.person(pl["person"]), field=n._(str(pl["field"])),
+                 value=int(pl["amount"]))
+
+
+@directive("capture")
+def _capture(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("By the arbiter's ruling, %(who)s is a prisoner of %(house)s.",
+                 who=n.person(pl["person"]), house=n.house(pl["house"]))
+
+
+@directive("annul")
+def _annul(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("By the arbiter's ruling, the marriage of %(who)s and %(other)s is "
+                 "annulled.", who=n.person(pl["person"]), other=n.person(pl["other"]))
+
+
+@directive("release")
+def _release(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("By the arbiter's ruling, %(who)s goes free.", who=n.person(pl["person"]))
+
+
+@directive("marry")
+def _marry(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("By the arbiter's ruling, %(who)s and %(other)s are married.",
+                 who=n.person(pl["person"]), other=n.person(pl["other"]))
+
+
+@directive("abdicate")
+def _abdicate(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("By the arbiter's ruling, %(who)s abdicates the throne of %(house)s.",
+                 who=n.person(pl["person"]), house=n.house(pl["house"]))
+
+
+@directive("renounce")
+def _renounce(n: Narrator, pl: Payload) -> Markup:
+    return n.fmt("By the arbiter's ruling, %(who)s gives up the claim %(ref)s in %(house)s.",
+                 who=n.person(pl["person"]), ref=str(pl.get("ref") or ""),
+                 house=n.house(pl["house"]))

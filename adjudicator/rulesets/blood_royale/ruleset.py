@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.dice import Dice
-from adjudicator.orders import Grammar, OrderSheet
+from adjudicator.orders import Grammar, Order, OrderSheet
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale import battle
 from adjudicator.rulesets.blood_royale.battle_orders import (
@@ -29,12 +29,20 @@ from adjudicator.rulesets.blood_royale.economy import run_interphase
 from adjudicator.rulesets.blood_royale.forces import reorganise
 from adjudicator.rulesets.blood_royale.movement import ContactResolver, run_movement
 from adjudicator.rulesets.blood_royale.orders import register_br_orders
+from adjudicator.rulesets.blood_royale.rulings import (
+    BR_ARBITER_GRAMMAR,
+    ControlOrder,
+    apply_control,
+    check_control,
+    foresee_control,
+)
 from adjudicator.rulesets.blood_royale.scoring import emit_wealth_rows, run_cash_in_and_victory
 from adjudicator.rulesets.blood_royale.setup import RULESET_ID, build_blood_royale_state
 from adjudicator.rulesets.blood_royale.template import blood_royale_template
 from adjudicator.rulesets.blood_royale.turnstate import br_turn
 from adjudicator.rulesets.blood_royale.validation import validate_blood_royale
 from adjudicator.rulesets.dynasty.orders import DYNASTY_GRAMMAR
+from adjudicator.rulesets.dynasty.phase import ARBITER
 from adjudicator.rulesets.dynasty.ruleset import DynastyRuleset
 from adjudicator.rulesets.dynasty.succession import settle_successions
 from adjudicator.state import GameState
@@ -54,6 +62,7 @@ BLOOD_ROYALE_GRAMMAR = build_grammar()
 class BloodRoyaleRuleset(DynastyRuleset):
     id = RULESET_ID
     grammar: Grammar = BLOOD_ROYALE_GRAMMAR
+    arbiter_grammar: Grammar = BR_ARBITER_GRAMMAR
     defaults = ("one birth attempt per eligible couple, automatic assignment of commanders, "
                 "prisoners kept, normal taxes, no armies raised, units hold, standing orders "
                 "and passage unchanged")
@@ -70,6 +79,23 @@ class BloodRoyaleRuleset(DynastyRuleset):
     def validate_lines(self, state: GameState, sheets: dict[str, OrderSheet]) -> None:
         super().validate_lines(state, sheets)
         validate_blood_royale(state, sheets, self.rules)
+
+    def check_directive(self, state: GameState, order: Order, turn: int) -> str | None:
+        if isinstance(order, ControlOrder):
+            return check_control(state, order)
+        return super().check_directive(state, order, turn)
+
+    def foresee_directive(self, state: GameState, order: Order) -> None:
+        if isinstance(order, ControlOrder):
+            foresee_control(state, order)
+        else:
+            super().foresee_directive(state, order)
+
+    def apply_directive(self, ctx: TurnContext, order: Order) -> None:
+        if isinstance(order, ControlOrder):
+            apply_control(ctx, order, ARBITER)
+        else:
+            super().apply_directive(ctx, order)
 
     def play_turn(self, ctx: TurnContext) -> None:
         super().play_turn(ctx)

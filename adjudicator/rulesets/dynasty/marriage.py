@@ -185,7 +185,7 @@ def _settle_pair(ctx: TurnContext, pair: frozenset[str], lines: list[_Declared],
                 ctx.reject(d.house, d.order, unable)
             return
     husband, wife = (a, b) if a.sex == Sex.MALE else (b, a)
-    _wed(ctx, husband, wife, lines[0].order, minor=False)
+    wed(ctx, husband, wife, lines[0].order, minor=False)
 
 
 def _marry_minor(ctx: TurnContext, item: _Declared, age_year: int) -> None:
@@ -204,10 +204,10 @@ def _marry_minor(ctx: TurnContext, item: _Declared, age_year: int) -> None:
     roll_characteristics(ctx, spouse)
     ctx.emit(MinorNobleCreated(phase="marriages", person=spouse.id, for_person=person.id))
     husband, wife = (person, spouse) if person.sex == Sex.MALE else (spouse, person)
-    _wed(ctx, husband, wife, item.order, minor=True)
+    wed(ctx, husband, wife, item.order, minor=True)
 
 
-def _wed(ctx: TurnContext, husband: Person, wife: Person, order: MarryOrder, *,
+def wed(ctx: TurnContext, husband: Person, wife: Person, order: MarryOrder, *,
          minor: bool) -> None:
     state = ctx.state
     children = None

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from adjudicator.events import WidowReturns
+from adjudicator.orders import Order
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty.births import run_births
 from adjudicator.rulesets.dynasty.capture import run_prisoners, run_retreats
@@ -17,10 +20,17 @@ from adjudicator.rulesets.dynasty.survival import run_epidemic, run_survival
 from adjudicator.state import Sex
 
 ARBITER = "arbiter"
+#: Applies one ruling directive (a ruleset's own, or ``apply_ruling``).
+Apply = Callable[[TurnContext, Order], None]
 
 
-def run_arbiter(ctx: TurnContext) -> None:
-    """Directives take effect at the start of the turn."""
+def _apply_ruling(ctx: TurnContext, order: Order) -> None:
+    if isinstance(order, RULINGS):
+        apply_ruling(ctx, order, ARBITER)
+
+
+def run_arbiter(ctx: TurnContext, apply: Apply = _apply_ruling) -> None:
+    """Directives take effect at the start of the turn, in file order."""
     ctx.dice.set_phase("arbiter")
     retreats: list[RetreatOrder] = []
     for order in ctx.orders(ARBITER):
@@ -35,8 +45,8 @@ def run_arbiter(ctx: TurnContext) -> None:
                 kill(ctx, person.id, order.cause, "arbiter")
         elif isinstance(order, RetreatOrder):
             retreats.append(order)
-        elif isinstance(order, RULINGS):
-            apply_ruling(ctx, order, ARBITER)
+        else:
+            apply(ctx, order)
     run_retreats(ctx, retreats, ARBITER)
 
 
@@ -62,9 +72,10 @@ def run_widows(ctx: TurnContext) -> None:
                               previous_court=previous))
 
 
-def run_dynasty_phase(ctx: TurnContext) -> None:
-    """A5, in order: births, ageing, survival, epidemic, succession, contracts, widows."""
-    run_arbiter(ctx)
+def run_dynasty_phase(ctx: TurnContext, apply: Apply = _apply_ruling) -> None:
+    """A5, in order: births, ageing, survival, epidemic, succession, contracts, widows;
+    first the arbiter's directives, each ruling applied by ``apply``."""
+    run_arbiter(ctx, apply)
     settle_successions(ctx)
     penalties = run_births(ctx)
     ctx.aged = True

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.dice import Dice
-from adjudicator.orders import Grammar, OrderSheet
+from adjudicator.orders import Grammar, Order, OrderSheet
 from adjudicator.rulesets.base import Ruleset, TurnContext, TurnResult
 from adjudicator.rulesets.dynasty.births import check_birth
 from adjudicator.rulesets.dynasty.capture import check_prisoner, check_ransoms, check_retreat
@@ -34,7 +34,7 @@ from adjudicator.rulesets.dynasty.orders import (
 from adjudicator.rulesets.dynasty.people import dynasty_rules, name_taken
 from adjudicator.rulesets.dynasty.phase import ARBITER, run_dynasty_phase
 from adjudicator.rulesets.dynasty.repeats import refuse_repeats
-from adjudicator.rulesets.dynasty.rulings import RULINGS, check_ruling, foresee
+from adjudicator.rulesets.dynasty.rulings import RULINGS, apply_ruling, check_ruling, foresee
 from adjudicator.rulesets.dynasty.setup import SPEC_FIELDS, build_state
 from adjudicator.rulesets.dynasty.template import dynasty_template
 from adjudicator.state import GameState, Unit
@@ -131,14 +131,31 @@ class DynastyRuleset(Ruleset):
                     reason = f"{person.name} is already dead"
             elif isinstance(order, RetreatOrder):
                 reason = check_retreat(state, order)
-            elif isinstance(order, RULINGS):
+            else:
                 scratch = scratch or state.copy()
-                reason = check_ruling(scratch, order)
+                reason = self.check_directive(scratch, order, state.turn + 1)
                 if reason is None:
-                    foresee(scratch, order)
+                    self.foresee_directive(scratch, order)
             if reason:
                 sheet.orders.remove(order)
                 sheet.reject(order, reason)
+
+    # -- the arbiter's rulings (a ruleset extends these for its own directives) ----
+    def check_directive(self, state: GameState, order: Order, turn: int) -> str | None:
+        """Why a ruling cannot apply to ``state`` at the start of ``turn``, or None."""
+        if isinstance(order, RULINGS):
+            return check_ruling(state, order, self.rules, turn)
+        return None
+
+    def foresee_directive(self, state: GameState, order: Order) -> None:
+        """What a ruling does to ``state``, for checking the lines after it."""
+        if isinstance(order, RULINGS):
+            foresee(state, order)
+
+    def apply_directive(self, ctx: TurnContext, order: Order) -> None:
+        """Apply one ruling at the start of the turn, or reject it if it no longer applies."""
+        if isinstance(order, RULINGS):
+            apply_ruling(ctx, order, ARBITER)
 
     # -- resolution --------------------------------------------------------------
     def resolve(self, state: GameState, sheets: dict[str, OrderSheet], dice: Dice) -> TurnResult:
@@ -158,7 +175,7 @@ class DynastyRuleset(Ruleset):
 
     def play_turn(self, ctx: TurnContext) -> None:
         """The turn's phases; Blood Royale extends this hook."""
-        run_dynasty_phase(ctx)
+        run_dynasty_phase(ctx, self.apply_directive)
 
     def template(self, state: GameState, house: str) -> str:
         return dynasty_template(state, house, self.rules)

@@ -1,25 +1,39 @@
 """Arbiter directives that correct the state (DESIGN.md "Arbiter directives").
 
 ``set E1200 constitution 1``, ``grant 50 crowns to england``,
-``fine 50 crowns from england``, ``capture E1300 by F``, ``release E1300`` and
-``annul E1200`` (the marriage ends; neither spouse is widowed)
+``fine 50 crowns from england``, ``capture E1300 by F``, ``release E1300``,
+``annul E1200`` (the marriage ends; neither spouse is widowed),
+``marry E1200 to F1a00`` (no declarations, but A7's conditions hold),
+``abdicate E1000`` and ``renounce E1100 in E``
 take effect at the start of the turn, in file order, each recorded as a
 public ``Ruling`` event. A directive that no longer applies when its turn
 comes (the prisoner freed by an earlier line, a treasury too small) is
 rejected then, like any order.
+
+An abdication is the ruler's renunciation of the number of each dynasty
+they rule: A3's invariant ("after every step, a dynasty's ruler holds its
+smallest living number") leaves no other way off the throne, and the
+succession runs at once, as for a ruler who renounces. A ruling that would
+leave a throne without an heir is refused: the arbiter has ``kill`` for that.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from adjudicator.events import PrisonerReleased, Ruling
-from adjudicator.orders import Cursor, Order
+from adjudicator.events import PrisonerReleased, Renunciation, Ruling
+from adjudicator.orders import Cursor, Order, OrderSyntaxError
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty.capture import take_prisoner
-from adjudicator.rulesets.dynasty.lookup import find, unknown_person
-from adjudicator.rulesets.dynasty.orders import ARBITER_GRAMMAR
-from adjudicator.state import GameState, Person
+from adjudicator.rulesets.dynasty.lookup import find, find_dynasty, unknown_person
+from adjudicator.rulesets.dynasty.marriage import can_marry, wed
+from adjudicator.rulesets.dynasty.orders import ARBITER_GRAMMAR, MarryOrder
+from adjudicator.rulesets.dynasty.people import dynasty_rules
+from adjudicator.rulesets.dynasty.refs import claimants, renounce, ruler_of
+from adjudicator.rulesets.dynasty.succession import settle_successions
+from adjudicator.state import GameState, Person, Sex
 
 CHARACTERISTICS = ("constitution", "command", "ruse")
 #: The characteristics' range (as campaign.toml's, RULES.md A1).
@@ -57,8 +71,29 @@ class AnnulOrder(Order):
     person: str
 
 
-RULINGS = (SetOrder, CrownsOrder, CaptureOrder, ReleaseOrder, AnnulOrder)
-PERSONAL = SetOrder | CaptureOrder | ReleaseOrder | AnnulOrder
+@dataclass(frozen=True, kw_only=True)
+class WedOrder(Order):
+    """``marry A to B`` by ruling (not a ``MarryOrder``: no house declares it)."""
+
+    person: str
+    spouse: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class AbdicateOrder(Order):
+    person: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RenounceRuling(Order):
+    person: str
+    dynasty: str
+
+
+RULINGS = (SetOrder, CrownsOrder, CaptureOrder, ReleaseOrder, AnnulOrder, WedOrder,
+           AbdicateOrder, RenounceRuling)
+PERSONAL = (SetOrder | CaptureOrder | ReleaseOrder | AnnulOrder | WedOrder | AbdicateOrder
+            | RenounceRuling)
 
 
 @ARBITER_GRAMMAR.rule("set")
@@ -111,6 +146,33 @@ def _annul_marriage(state: GameState, person: Person, year: int) -> str:
     return other
 
 
+@ARBITER_GRAMMAR.rule("marry")
+def _marry(c: Cursor) -> WedOrder:
+    person = c.person()
+    c.expect("to")
+    return WedOrder(line=c.line, text=c.text, person=person, spouse=c.person())
+
+
+@ARBITER_GRAMMAR.rule("abdicate")
+def _abdicate(c: Cursor) -> AbdicateOrder:
+    return AbdicateOrder(line=c.line, text=c.text, person=c.person())
+
+
+@ARBITER_GRAMMAR.rule("renounce")
+def _renounce(c: Cursor) -> RenounceRuling:
+    person = c.person()
+    c.expect("in")
+    return RenounceRuling(line=c.line, text=c.text, person=person,
+                          dynasty=c.ident("the dynasty"))
+
+
+@ARBITER_GRAMMAR.rule("control")
+def _control(c: Cursor) -> Order:
+    # A ruleset with provinces replaces this rule in its own arbiter grammar.
+    raise OrderSyntaxError("this campaign's ruleset has no provinces: there is no control "
+                           "to rule")
+
+
 @ARBITER_GRAMMAR.rule("release")
 def _release(c: Cursor) -> ReleaseOrder:
     return ReleaseOrder(line=c.line, text=c.text, person=c.person())
@@ -124,8 +186,64 @@ def _house(state: GameState, named: str) -> str | None:
     return None
 
 
-def check_ruling(state: GameState, order: Order) -> str | None:
-    """Why the directive cannot apply to ``state``, or None."""
+def thrones(state: GameState, person: Person) -> list[str]:
+    """The houses ``person`` rules, by id."""
+    return sorted(h.id for h in state.active_houses() if h.ruler == person.id)
+
+
+def _check_wedding(state: GameState, person: Person, order: WedOrder,
+                   rules: Mapping[str, Any], turn: int) -> str | None:
+    """A7's conditions, save the declarations (the ruling stands for them)."""
+    spouse = find(state, order.spouse)
+    if spouse is None:
+        return unknown_person(state, order.spouse)
+    if spouse.id == person.id:
+        return "a person cannot marry themselves"
+    if person.sex == spouse.sex:
+        return f"{person.name} and {spouse.name} are of the same sex"
+    if person.dynasty is not None and person.dynasty == spouse.dynasty:
+        return (f"{person.name} and {spouse.name} are both of the {person.dynasty} dynasty: "
+                "nobody may marry within their own dynasty (A7)")
+    # Marriage uses the age reached at the end of the turn (A4).
+    year, min_age = state.year_ending(turn), dynasty_rules(rules).marriage_min_age
+    for who in (person, spouse):
+        reason = can_marry(state, who, who.age(year), min_age)
+        if reason:
+            return reason
+    return None
+
+
+def _heirless(state: GameState, person: Person, dynasties: list[str]) -> str | None:
+    """Why giving up ``person``'s numbers in ``dynasties`` would empty a throne they hold."""
+    for dynasty in dynasties:
+        house = state.houses[dynasty]
+        if house.ruler == person.id and not any(
+                p.id != person.id for p in claimants(state, dynasty)):
+            return f"nobody else holds a number in {house.name} to succeed (A6)"
+    return None
+
+
+def _check_personal(state: GameState, person: Person, order: Order,
+                    rules: Mapping[str, Any], turn: int) -> str | None:
+    if isinstance(order, WedOrder):
+        return _check_wedding(state, person, order, rules, turn)
+    if isinstance(order, AbdicateOrder):
+        ruled = thrones(state, person)
+        if not ruled:
+            return f"{person.name} rules no house"
+        return _heirless(state, person, ruled)
+    if isinstance(order, RenounceRuling):
+        dynasty = find_dynasty(state, order.dynasty)
+        if dynasty is None:
+            return f"there is no dynasty {order.dynasty!r}"
+        if dynasty.id not in person.refs:
+            return f"{person.name} holds no number in {dynasty.name}"
+    return None
+
+
+def check_ruling(state: GameState, order: Order, rules: Mapping[str, Any],
+                 turn: int) -> str | None:
+    """Why the directive cannot apply to ``state`` in ``turn``, or None."""
     if isinstance(order, CrownsOrder):
         house = _house(state, order.house)
         if house is None:
@@ -152,7 +270,34 @@ def check_ruling(state: GameState, order: Order) -> str | None:
         return f"{person.name} is no prisoner"
     if isinstance(order, AnnulOrder) and state.current_marriage(person.id) is None:
         return f"{person.name} is not married"
-    return None
+    return _check_personal(state, person, order, rules, turn)
+
+
+def _give_up(state: GameState, person: Person, dynasties: list[str], turn: int,
+             ctx: TurnContext | None, directive: str) -> None:
+    """Renounce ``person``'s numbers in ``dynasties``; with ``ctx``, tell it and let
+    the succession run at once (A3: a ruler who renounces leaves the throne)."""
+    for dynasty in dynasties:
+        ref = renounce(person, dynasty, turn)
+        assert ref is not None
+        if ctx is None:
+            house = state.houses[dynasty]
+            if house.ruler == person.id:
+                heir = ruler_of(state, dynasty)
+                house.ruler = heir.id if heir else None
+            continue
+        phase = ctx.dice.phase
+        ctx.emit(Ruling(phase=phase, directive=directive, person=person.id, house=dynasty,
+                        ref=ref))
+        ctx.emit(Renunciation(phase=phase, person=person.id, dynasty=dynasty, ref=ref))
+    if ctx is not None:
+        settle_successions(ctx)
+
+
+def _couple(state: GameState, order: WedOrder) -> tuple[Person, Person]:
+    a, b = find(state, order.person), find(state, order.spouse)
+    assert a is not None and b is not None
+    return (a, b) if a.sex == Sex.MALE else (b, a)
 
 
 def foresee(state: GameState, order: Order) -> None:
@@ -174,6 +319,15 @@ def foresee(state: GameState, order: Order) -> None:
     elif isinstance(order, AnnulOrder):
         if state.current_marriage(person.id) is not None:
             _annul_marriage(state, person, 0)
+    elif isinstance(order, WedOrder):
+        husband, wife = _couple(state, order)
+        husband.spouse, wife.spouse = wife.id, husband.id
+    elif isinstance(order, AbdicateOrder):
+        _give_up(state, person, thrones(state, person), state.turn, None, "abdicate")
+    elif isinstance(order, RenounceRuling):
+        dynasty = find_dynasty(state, order.dynasty)
+        if dynasty is not None and dynasty.id in person.refs:
+            _give_up(state, person, [dynasty.id], state.turn, None, "renounce")
     else:
         person.prisoner_of = None
 
@@ -181,7 +335,7 @@ def foresee(state: GameState, order: Order) -> None:
 def apply_ruling(ctx: TurnContext, order: Order, file_house: str) -> None:
     """Apply one directive at the start of the turn, or reject it if it no longer applies."""
     state = ctx.state
-    reason = check_ruling(state, order)
+    reason = check_ruling(state, order, ctx.rules, ctx.turn)
     if reason is not None:
         ctx.reject(file_house, order, reason)
         return
@@ -208,6 +362,17 @@ def apply_ruling(ctx: TurnContext, order: Order, file_house: str) -> None:
     elif isinstance(order, AnnulOrder):
         other = _annul_marriage(state, person, ctx.year)
         ctx.emit(Ruling(phase=phase, directive="annul", person=person.id, other=other))
+    elif isinstance(order, WedOrder):
+        husband, wife = _couple(state, order)
+        ctx.emit(Ruling(phase=phase, directive="marry", person=husband.id, other=wife.id))
+        wed(ctx, husband, wife, MarryOrder(line=order.line, text=order.text, first=husband.id,
+                                           second=wife.id), minor=False)
+    elif isinstance(order, AbdicateOrder):
+        _give_up(state, person, thrones(state, person), ctx.turn, ctx, "abdicate")
+    elif isinstance(order, RenounceRuling):
+        dynasty = find_dynasty(state, order.dynasty)
+        assert dynasty is not None
+        _give_up(state, person, [dynasty.id], ctx.turn, ctx, "renounce")
     else:
         captor = person.prisoner_of
         person.prisoner_of = None
