@@ -89,6 +89,10 @@ class Death(Event):
     detail: str = ""
     age: int = 0
     house: str | None = None
+    #: A death by the dice (A5.3, A5.4): the roll as compared, with its modifiers,
+    #: and the number it needed (None: an unmodified 2, or a double in an epidemic).
+    roll: int | None = None
+    needed: int | None = None
 
     def subjects(self) -> list[str]:
         return [self.person]

@@ -27,6 +27,7 @@ from chronicle.spec_check import (
     check_overrides,
     check_top,
     check_years,
+    locate,
 )
 
 CAMPAIGN_FILE = "campaign.toml"
@@ -37,7 +38,7 @@ TOP_FIELDS: dict[str, type] = {
     "title": str, "ruleset": str, "start_year": int, "end_year": int, "target": int,
     "seed_commitment": str, "house": list, "person": list, "unit": list, "language": str,
     "theme": str, "world": str, "rules": dict, "options": dict, "slug": str, "player": str,
-    "deadline": dict, "cadence": str}
+    "deadline": dict, "cadence": str, "base_url": str}
 TOP_KEYS = set(TOP_FIELDS)
 
 
@@ -81,6 +82,13 @@ class Campaign:
     @property
     def language(self) -> str:
         return str(self.spec.get("language", "en"))
+
+    @property
+    def site_folder_url(self) -> str | None:
+        """The address of this campaign's folder on the published site (``base_url``,
+        where ``chronicle build`` output is served, then the campaign's slug), or None."""
+        base = self.spec.get("base_url")
+        return f"{str(base).rstrip('/')}/{self.slug}/" if base else None
 
     def orders_dir(self, turn: int) -> Path:
         return self.root / "orders" / f"turn-{turn:03d}"
@@ -240,6 +248,18 @@ def _names(houses: list[dict[str, Any]]) -> dict[str, Any]:
     return names
 
 
+#: A published address as reports link it: the scheme, then no space, quote,
+#: bracket or parenthesis (a Markdown link could not hold them).
+_SITE_ADDRESS = re.compile(r"https?://[^\s()<>\[\]\"'`\\]+")
+
+
+def _check_base_url(spec: dict[str, Any], text: str) -> None:
+    value = spec.get("base_url")
+    if value is not None and not _SITE_ADDRESS.fullmatch(value):
+        raise ShapeError(f"base_url must be the site's full address, https://..., without "
+                         f"spaces or brackets, not {value!r}", locate(text, "base_url"))
+
+
 def _refused(err: ShapeError) -> CampaignError:
     where = f"{CAMPAIGN_FILE}:{err.line}" if err.line else CAMPAIGN_FILE
     return CampaignError(f"{where}: {err}")
@@ -287,6 +307,7 @@ def load_campaign(root: Path, *, seed: str | None = None) -> Campaign:
                             f"{', '.join(ruleset_ids())}, not {ruleset!r}")
     try:
         check_top(spec, text, TOP_FIELDS)
+        _check_base_url(spec, text)
     except ShapeError as err:
         raise _refused(err) from None
     if spec.get("language", "en") not in ("en", "fr"):

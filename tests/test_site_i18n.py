@@ -22,6 +22,10 @@ def extracted() -> set[str | tuple[str, str]]:
     found: set[str | tuple[str, str]] = set()
     sources = ((ROOT / "chronicle/publish", [("**.py", "python")]),
                (ROOT / "chronicle/narration", [("**.py", "python")]),
+               # The private reports, their rulesets' sections and the order templates
+               # are in the campaign's language too (issue 17 item 7).
+               (ROOT / "chronicle", [("reports.py", "python"), ("rulesets/**.py", "python")]),
+               (ROOT / "adjudicator/rulesets", [("**/template.py", "python")]),
                (ROOT / "themes/default/templates", [("**.html", "jinja2")]))
     for folder, method_map in sources:
         options = {"**.html": {"extensions": "jinja2.ext.i18n", "trim_blocks": "true",

@@ -41,6 +41,8 @@ from chronicle.narration.narrator import (
     LedgerEntry,
     Narrator,
     Payload,
+    Reader,
+    for_house,
     ledger,
     ledger_column,
     says,
@@ -100,9 +102,11 @@ def revolt_ended(n: Narrator, pl: Payload) -> Markup:
     return n.fmt("The revolt in %(province)s is over.", province=n.where(pl.get("province")))
 
 
-@says(PlagueStruck)
 def plague(n: Narrator, pl: Payload) -> Markup:
     return n.fmt("Plague struck %(province)s.", province=n.where(pl.get("province")))
+
+
+says(PlagueStruck)(plague)
 
 
 @says(FamineStruck)
@@ -258,6 +262,110 @@ def unit_moved(n: Narrator, pl: Payload) -> Markup | None:
     return n.fmt("Unit %(unit)s of %(house)s marched from %(start)s to %(end)s.",
                  unit=str(pl.get("unit", "")), house=n.house(pl.get("owner")),
                  start=start, end=path[-1])
+
+
+# -- a house's own report (issue 17 item 7) -------------------------------------
+@for_house(KingdomOrderDrawn)
+def kingdom_order_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
+    order = [str(h) for h in pl.get("order") or []]
+    if reader.house not in order:
+        return []
+    return [n.fmt("Round %(round)s: you moved in place %(place)s of %(count)s (%(order)s).",
+                  round=int(pl.get("round", 0)), place=order.index(reader.house) + 1,
+                  count=len(order), order=Markup(", ").join(n.house(h) for h in order))]
+
+
+@for_house(BattleFought)
+def battle_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
+    """Issue 17 item 7: "Losses to plague and battle, with links to the battle pages"."""
+    sides = [s for s in pl.get("sides", [])
+             if reader.house == s.get("house") or reader.house in (s.get("allies") or [])]
+    if not sides:
+        return []
+    side = sides[0]
+    title = n.battle(pl.get("id"), pl.get("province"))
+    lost = n.n_fmt("your side lost %(num)s army of %(before)s",
+                   "your side lost %(num)s armies of %(before)s", int(side.get("losses", 0)),
+                   before=int(side.get("armies_before", 0)))
+    winner = pl.get("winner")
+    if not winner:
+        return [n.fmt("%(battle)s: %(lost)s; no side prevailed.", battle=title, lost=lost)]
+    if winner == side.get("house"):
+        return [n.fmt("%(battle)s: %(lost)s, and prevailed.", battle=title, lost=lost)]
+    return [n.fmt("%(battle)s: %(lost)s; %(winner)s prevailed.", battle=title, lost=lost,
+                  winner=n.house(winner))]
+
+
+@for_house(PlagueStruck)
+def plague_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
+    """The armies a house lost; its people's deaths are told with their rolls."""
+    owners = pl.get("owners") or {}
+    mine = {str(u): int(lost) for u, lost in sorted((pl.get("losses") or {}).items())
+            if owners.get(u) == reader.house and int(lost)}
+    province = n.where(pl.get("province"))
+    if mine:
+        units = ", ".join(f"{u} {lost}" for u, lost in mine.items())
+        return [n.n_fmt("Plague struck %(province)s: you lost %(num)s army (%(units)s).",
+                        "Plague struck %(province)s: you lost %(num)s armies (%(units)s).",
+                        sum(mine.values()), province=province, units=units)]
+    if pl.get("house") == reader.house or reader.people & set(pl.get("exposed") or []):
+        return [plague(n, pl)]
+    return []
+
+
+@for_house(CrownsPaid)
+def paid_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
+    amount = int(pl.get("amount", 0))
+    if pl.get("house") == reader.house:
+        return [n.fmt("You paid %(amount)s crowns to %(other)s.", amount=amount,
+                      other=n.house(pl["to"]))]
+    if pl.get("to") == reader.house:
+        return [n.fmt("%(other)s paid you %(amount)s crowns.", amount=amount,
+                      other=n.house(pl["house"]))]
+    return []
+
+
+@for_house(CounterGiven)
+def given_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
+    good, province = n.some(pl.get("good")), n.where(pl.get("province"))
+    if pl.get("house") == reader.house:
+        return [n.fmt("You gave %(good)s in %(province)s to %(other)s.", good=good,
+                      province=province, other=n.house(pl["to"]))]
+    if pl.get("to") == reader.house:
+        return [n.fmt("%(other)s gave you %(good)s in %(province)s.", good=good,
+                      province=province, other=n.house(pl["house"]))]
+    return []
+
+
+def _lot(n: Narrator, crowns: int, counters: list[str]) -> Markup:
+    parts = [n.n_fmt("%(num)s crown", "%(num)s crowns", crowns)] if crowns else []
+    parts += [Markup("%s") % c for c in counters]
+    return n.joined(parts) if parts else n.fmt("nothing")
+
+
+@for_house(ExchangeMade)
+def exchange_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
+    gave = _lot(n, int(pl.get("crowns_given", 0)), [str(c) for c in pl.get("counters_given") or []])
+    got = _lot(n, int(pl.get("crowns_received", 0)),
+               [str(c) for c in pl.get("counters_received") or []])
+    if pl.get("house") == reader.house:
+        return [n.fmt("In a binding exchange with %(other)s you gave %(gave)s and received "
+                      "%(got)s.", other=n.house(pl["partner"]), gave=gave, got=got)]
+    if pl.get("partner") == reader.house:
+        return [n.fmt("In a binding exchange with %(other)s you gave %(gave)s and received "
+                      "%(got)s.", other=n.house(pl["house"]), gave=got, got=gave)]
+    return []
+
+
+@for_house(RevoltEnded)
+def revolt_ended_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
+    if pl.get("house") != reader.house:
+        return []
+    province = n.where(pl.get("province"))
+    if pl.get("cause") == "paid":
+        return [n.fmt("You bought off the revolt in %(province)s for %(price)s crowns.",
+                      province=province, price=int(pl.get("price", 0)))]
+    return [n.fmt("Your garrison put down the revolt in %(province)s.", province=province)]
 
 
 # -- the ledger -----------------------------------------------------------------

@@ -29,7 +29,9 @@ from chronicle.narration.narrator import (
     NarrationError,
     Narrator,
     Payload,
+    Reader,
     Sentence,
+    for_house,
     in_a_life,
     says,
 )
@@ -51,11 +53,57 @@ def birth_attempts(n: Narrator, pl: Payload) -> Markup | None:
                  father=n.person(pl["father"]), mother=n.person(pl["mother"]))
 
 
-@says(Death)
 def death(n: Narrator, pl: Payload) -> Markup:
     return n.fmt("%(who)s died aged %(age)s (%(cause)s).",
                  who=n.person(pl["person"]), age=int(pl.get("age", 0)),
                  cause=n.cause(pl.get("cause"), str(pl.get("detail") or "")))
+
+
+says(Death)(death)
+
+
+@for_house(Death)
+def death_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
+    """Issue 17 item 7: "Each death with its roll and the number needed"."""
+    if pl["person"] not in reader.people:
+        return []
+    told = death(n, pl)
+    roll, needed = pl.get("roll"), pl.get("needed")
+    if roll is None:
+        return [told]
+    if needed is not None:
+        return [n.fmt("%(death)s The roll was %(roll)s; %(needed)s was needed.", death=told,
+                      roll=int(roll), needed=int(needed))]
+    if pl.get("cause") == "epidemic":
+        return [n.fmt("%(death)s The roll was a double (%(roll)s): in an epidemic, a double "
+                      "is fatal.", death=told, roll=int(roll))]
+    return [n.fmt("%(death)s The roll was an unmodified 2, always fatal.", death=told)]
+
+
+@for_house(Epidemic)
+def epidemic_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
+    """The victims are each told with their own death."""
+    return [n.fmt("An epidemic swept the courts: each of your people rolled two dice, and a "
+                  "double was fatal.")]
+
+
+@for_house(PrisonerReleased)
+def released_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
+    """Issue 17 item 7: the ransoms, paid or received."""
+    ransom = int(pl.get("ransom") or 0)
+    who = n.person(pl["person"])
+    if pl.get("captor") == reader.house:
+        if ransom:
+            return [n.fmt("You released %(who)s for a ransom of %(ransom)s crowns.", who=who,
+                          ransom=ransom)]
+        return [n.fmt("You released %(who)s.", who=who)]
+    if pl["person"] not in reader.people:
+        return []
+    captor = n.house(pl.get("captor"))
+    if ransom:
+        return [n.fmt("%(house)s released %(who)s: you paid a ransom of %(ransom)s crowns.",
+                      house=captor, who=who, ransom=ransom)]
+    return [n.fmt("%(house)s released %(who)s.", house=captor, who=who)]
 
 
 @says(Epidemic)

@@ -113,6 +113,35 @@ Sentence = Callable[["Narrator", Payload], Markup | None]
 SENTENCES: dict[type[Event], Sentence | None] = {}
 
 
+@dataclass(frozen=True)
+class Reader:
+    """The house a private report is for, and the people it counts as its own
+    (its dynasty and its court, the dead of the turn included)."""
+
+    house: str
+    people: frozenset[str]
+
+
+#: What an event did to one house, told to that house ("You paid..."): a list of
+#: sentences, empty when the event is none of its business.
+HouseSentence = Callable[["Narrator", Payload, Reader], list[Markup]]
+
+#: Event class -> its sentences for a house's report (``for_house``). An event
+#: without one is told to the houses it names in its public sentence.
+FOR_HOUSE: dict[type[Event], HouseSentence] = {}
+
+
+def for_house(*classes: type[Event]) -> Callable[[HouseSentence], HouseSentence]:
+    """Register the decorated function as the house's-eye sentences of ``classes``."""
+    def register(sentences: HouseSentence) -> HouseSentence:
+        for cls in classes:
+            if cls in FOR_HOUSE:
+                raise TypeError(f"event class {cls.__name__} has two sentences for a house")
+            FOR_HOUSE[cls] = sentences
+        return sentences
+    return register
+
+
 #: Event class -> how the page of one of its people tells it, for events
 #: many people share. A life tells its own part in such an event and links
 #: to the event on its turn's page instead of copying it: an epidemic's

@@ -1,9 +1,12 @@
-"""A turn's events as plain sentences, for the private reports and the terminal.
+"""A turn's events as text, for the private reports and the terminal.
 
-The sentences are the published chronicle's own, in the campaign's language,
-with the links taken out: a report and the site never tell one event in two
-ways. Only the people the events name are looked at, so a report does not
-cost a whole century.
+The sentences are the published chronicle's own, in the campaign's language:
+a report and the site never tell one event in two ways. The terminal gets
+them with the links taken out (``plain_sentences``); a report gets them as
+Markdown (``ReportTeller``), every name escaped, and the battles linked to
+their pages on the site when the campaign says where it is published
+(``base_url`` in campaign.toml). Only the people the events name are looked
+at, so a report does not cost a whole century.
 """
 
 from __future__ import annotations
@@ -11,16 +14,33 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.events import Event
+from markupsafe import Markup
+
+from adjudicator.events import EVENT_KINDS, Event
 from adjudicator.state import GameState
-from chronicle.narration.narrator import Glossary, Narrator, PersonLike, label_ref
+from chronicle.escape import md_escape
+from chronicle.narration.narrator import (
+    FOR_HOUSE,
+    ROOT,
+    Glossary,
+    Narrator,
+    PersonLike,
+    Reader,
+    label_ref,
+)
 from chronicle.publish.i18n import translations
+from chronicle.publish.inputs import slugify
 
 _TAG = re.compile(r"<[^>]*>")
+# The narrator's links: ROOT, then the page's path inside the campaign's folder.
+_LINK = re.compile('<a href="' + ROOT + r'([^"]*)">(.*?)</a>', re.S)
+#: The pages a report links (the battles'); people and houses are named only.
+_LINKED = "battles/"
 
 
 @dataclass(frozen=True)
@@ -57,20 +77,121 @@ class _People(Mapping[str, PersonLike]):
         return len(self.persons)
 
 
-def plain_sentences(state: GameState, events: Iterable[Event], language: str = "en") -> list[str]:
-    """The public events among ``events`` of the turn that made ``state``, as text."""
+def _narrator(state: GameState, language: str, events: list[Event]) -> Narrator:
     trans = translations(language)
-    narrator = Narrator(_People(state), {h.id: _Named(h.name) for h in state.houses.values()},
-                        trans.gettext, trans.ngettext,
-                        Glossary(provinces={p.id: p.name for p in state.provinces.values()}),
-                        pgettext=lambda context, text: str(trans.pgettext(context, text)), language=language)
+    provinces = {p.id: p.name for p in state.provinces.values()}
+    return Narrator(_People(state), {h.id: _Named(h.name) for h in state.houses.values()},
+                    trans.gettext, trans.ngettext,
+                    Glossary(provinces=provinces,
+                             battles=battle_pages(events, provinces, trans.gettext)),
+                    pgettext=lambda context, text: str(trans.pgettext(context, text)),
+                    language=language)
+
+
+def battle_pages(events: Iterable[Event], provinces: Mapping[str, str],
+                 gettext: Any) -> dict[str, tuple[str, str]]:
+    """The turn's battles: id -> (the slug of its page, its title), as the site names
+    them (``chronicle.publish.data``: a page per battle id, its slug the id's; two
+    battles of a turn in one province are told apart by round, else by number)."""
+    fought = [e.payload() for e in events if e.kind == "battle"]
+    places: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for pl in fought:
+        places[str(pl.get("province"))].append(pl)
+    pages = {}
+    for where, same in places.items():
+        values = {"province": provinces.get(where, where)}
+        rounds = [pl.get("round") for pl in same]
+        by_round = None not in rounds and len(set(rounds)) == len(rounds)
+        for number, pl in enumerate(same, start=1):
+            if len(same) < 2:
+                title = gettext("Battle of %(province)s") % values
+            elif by_round:
+                title = gettext("Battle of %(province)s, round %(round)s") % {
+                    **values, "round": pl.get("round")}
+            else:
+                title = gettext("Battle of %(province)s (%(number)s)") % {
+                    **values, "number": number}
+            pages[str(pl.get("id"))] = (slugify(str(pl.get("id")), "battle"), title)
+    return pages
+
+
+def _told(narrator: Narrator, state: GameState, events: Iterable[Event]) -> list[Markup]:
     told = []
     for seq, event in enumerate(events, start=1):
         if not event.public:
             continue
-        # The payload as the store keeps it (JSON: tuples become lists).
-        entry = _Entry(state.turn, seq, event.kind, json.loads(json.dumps(event.payload())))
-        text = narrator.sentence(entry, "")
+        text = narrator.sentence(_entry(state, seq, event), ROOT)
         if text is not None:
-            told.append(html.unescape(_TAG.sub("", str(text))))
+            told.append(text)
     return told
+
+
+def _entry(state: GameState, seq: int, event: Event) -> _Entry:
+    # The payload as the store keeps it (JSON: tuples become lists).
+    return _Entry(state.turn, seq, event.kind, json.loads(json.dumps(event.payload())))
+
+
+def _text(fragment: str) -> str:
+    return html.unescape(_TAG.sub("", fragment))
+
+
+def plain_sentences(state: GameState, events: Iterable[Event], language: str = "en") -> list[str]:
+    """The public events among ``events`` of the turn that made ``state``, as text."""
+    listed = list(events)
+    return [_text(str(text)) for text in _told(_narrator(state, language, listed), state, listed)]
+
+
+def markdown(sentence: Markup, base: str | None) -> str:
+    """A sentence as Markdown: its text escaped; its battles linked under ``base``."""
+    out, pos = [], 0
+    text = str(sentence)
+    for match in _LINK.finditer(text):
+        out.append(md_escape(_text(text[pos:match.start()])))
+        name = md_escape(_text(match.group(2)))
+        path = match.group(1)
+        out.append(f"[{name}]({base}{path})" if base and path.startswith(_LINKED) else name)
+        pos = match.end()
+    out.append(md_escape(_text(text[pos:])))
+    return "".join(out)
+
+
+def members(state: GameState, house: str) -> frozenset[str]:
+    """The people a house counts as its own: its dynasty and its court."""
+    return frozenset(p.id for p in state.persons.values()
+                     if house in (p.dynasty, p.court))
+
+
+class ReportTeller:
+    """One turn's events for the reports: the chronicle all houses read, and what
+    happened to each house, as Markdown lines.
+
+    ``base``: the address of the campaign's folder on the published site
+    (ending in ``/``), or None for sentences without links.
+    """
+
+    def __init__(self, state: GameState, events: list[Event], language: str = "en",
+                 base: str | None = None) -> None:
+        self.state, self.base = state, base
+        self.events = [e for e in events if e.public]
+        self.narrator = _narrator(state, language, self.events)
+
+    def chronicle(self) -> list[str]:
+        return [markdown(text, self.base) for text in _told(self.narrator, self.state,
+                                                             self.events)]
+
+    def for_house(self, house: str) -> list[str]:
+        """What the turn did to ``house``, in its own words ("You paid..."), in order."""
+        reader = Reader(house, members(self.state, house))
+        lines: list[str] = []
+        for seq, event in enumerate(self.events, start=1):
+            entry = _entry(self.state, seq, event)
+            own = FOR_HOUSE.get(EVENT_KINDS[event.kind])
+            if own is not None:
+                told = own(self.narrator, entry.payload, reader)
+            elif house in event.houses() or reader.people & set(event.subjects()):
+                sentence = self.narrator.sentence(entry, ROOT)
+                told = [] if sentence is None else [sentence]
+            else:
+                told = []
+            lines += [markdown(text, self.base) for text in told]
+        return lines

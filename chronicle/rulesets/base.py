@@ -49,6 +49,10 @@ class Calendar(ABC):
     def title(self, turn: int, year: int, gettext: Gettext) -> str:
         """The turn as the site titles it, in the site's language."""
 
+    def when_in(self, turn: int, year: int, gettext: Gettext) -> str:
+        """``when`` in a report's language (a calendar that has no words for it: ``when``)."""
+        return self.when(turn, year)
+
 
 class Years(Calendar):
     """Turns of years (RULES.md A4): each turn has its year."""
@@ -59,6 +63,9 @@ class Years(Calendar):
     def title(self, turn: int, year: int, gettext: Gettext) -> str:
         return gettext("Turn %(turn)s, %(year)s") % {"turn": turn, "year": year}
 
+    def when_in(self, turn: int, year: int, gettext: Gettext) -> str:
+        return gettext("turn %(turn)s (%(year)s)") % {"turn": turn, "year": year}
+
 
 class Moves(Calendar):
     """A card game's moves: numbered, with no year."""
@@ -68,6 +75,9 @@ class Moves(Calendar):
 
     def title(self, turn: int, year: int, gettext: Gettext) -> str:
         return gettext("Move %(move)s") % {"move": turn}
+
+    def when_in(self, turn: int, year: int, gettext: Gettext) -> str:
+        return gettext("move %(move)s") % {"move": turn}
 
 
 class Descriptor(ABC):
@@ -141,6 +151,8 @@ class Descriptor(ABC):
         (published in the store, the export and the site once it has ended)."""
         return {}
 
-    def report_sections(self, state: GameState, house: str) -> list[str]:
-        """Markdown lines a house's private report adds after the chronicle."""
+    def report_sections(self, state: GameState, house: str,
+                        gettext: Gettext = str) -> list[str]:
+        """Markdown lines a house's private report adds after the chronicle, in the
+        language of ``gettext``."""
         return []

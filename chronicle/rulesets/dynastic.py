@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from chronicle.escape import md_escape
 from chronicle.resources import ruleset_table
-from chronicle.rulesets.base import Calendar, Descriptor, Years
+from chronicle.rulesets.base import Calendar, Descriptor, Gettext, Years
 
 if TYPE_CHECKING:
     from adjudicator.dice import Roll
@@ -30,8 +30,9 @@ class DynasticDescriptor(Descriptor):
 
         return {"epidemic_thresholds": thresholds_drawn(secret_rolls)}
 
-    def report_sections(self, state: GameState, house: str) -> list[str]:
-        return ["", "## Your family", *family_lines(state, house)]
+    def report_sections(self, state: GameState, house: str,
+                        gettext: Gettext = str) -> list[str]:
+        return ["", gettext("## Your family"), *family_lines(state, house, gettext)]
 
 
 def person_label(state: GameState, pid: str | None) -> str:
@@ -45,8 +46,9 @@ def person_label(state: GameState, pid: str | None) -> str:
     return f"{person.name} ({refs[0]})" if refs else person.name
 
 
-def family_lines(state: GameState, house: str) -> list[str]:
+def family_lines(state: GameState, house: str, gettext: Gettext = str) -> list[str]:
     """The living of a house's dynasty and court, as its report lists them."""
+    _ = gettext
     # Ages as they will be when the next turn's orders are carried out.
     year = state.year_of(state.turn + 1)
     members = sorted((p for p in state.living() if p.dynasty == house or p.court == house),
@@ -55,16 +57,19 @@ def family_lines(state: GameState, house: str) -> list[str]:
     for p in members:
         notes = []
         if state.houses.get(house) and state.houses[house].ruler == p.id:
-            notes.append("ruler")
+            notes.append(_("ruler"))
         if p.spouse:
-            notes.append(f"married to {person_label(state, p.spouse)}")
+            notes.append(_("married to %(spouse)s") % {"spouse": person_label(state, p.spouse)})
         if p.unit:
-            notes.append(f"commands {p.unit}")
+            notes.append(_("commands %(unit)s") % {"unit": p.unit})
         if p.prisoner_of:
-            notes.append(f"prisoner of {p.prisoner_of}")
-        char = f"Con {p.constitution:+d}, " + (f"Command {p.command:+d}" if p.sex == "M"
-                                                 else f"Ruse {p.ruse:+d}")
+            notes.append(_("prisoner of %(house)s") % {"house": p.prisoner_of})
+        values = {"constitution": f"{p.constitution:+d}", "command": f"{p.command:+d}",
+                  "ruse": f"{p.ruse:+d}"}
+        char = (_("Con %(constitution)s, Command %(command)s") if p.sex == "M"
+                else _("Con %(constitution)s, Ruse %(ruse)s")) % values
         extra = f"; {', '.join(notes)}" if notes else ""
-        out.append(f"- {md_escape(person_label(state, p.id))}, {p.sex}, age {year - p.born} "
+        age = _("age %(age)s") % {"age": year - p.born}
+        out.append(f"- {md_escape(person_label(state, p.id))}, {p.sex}, {age} "
                    f"({char}){md_escape(extra)}")
-    return out or ["- Nobody is left."]
+    return out or [_("- Nobody is left.")]

@@ -228,6 +228,8 @@ class PlagueStruck(_HouseEvent):
     losses: dict[str, int] = field(default_factory=dict)
     exposed: tuple[str, ...] = ()
     dead: tuple[str, ...] = ()
+    #: Unit -> its house, for each unit in ``losses`` (a unit may be gone since).
+    owners: dict[str, str] = field(default_factory=dict)
 
     def subjects(self) -> list[str]:
         return list(self.exposed)

@@ -88,17 +88,20 @@ def _plague(ctx: TurnContext, turn: BRTurn, house: str, round_no: int) -> str | 
         return None
     typed = br_rules(ctx.rules)
     losses: dict[str, int] = {}
+    owners: dict[str, str] = {}
     for unit in sorted(ctx.state.units.values(), key=lambda u: u.id):
         if unit.province != province.id or not typed.unit_type(unit.type).capped:
             continue
         owner = unit.house
         lost = remove_armies(ctx, unit, -(-unit.armies // 2), "plague")
         losses[unit.id] = lost
+        owners[unit.id] = owner
         record_lost(ctx.state, owner, lost, ctx.turn, ctx.rules)
     exposed = persons_present(ctx, province)
     dead = tuple(p.id for p in exposed if not survival_roll(ctx, p, "plague"))
     ctx.emit(PlagueStruck(phase=ctx.dice.phase, house=house, province=province.id,
-                          losses=losses, exposed=tuple(p.id for p in exposed), dead=dead))
+                          losses=losses, exposed=tuple(p.id for p in exposed), dead=dead,
+                          owners=owners))
     return province.id
 
 

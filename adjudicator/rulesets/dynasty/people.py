@@ -151,7 +151,8 @@ def is_reigning(state: GameState, pid: str) -> bool:
     return any(h.ruler == pid and not h.eliminated for h in state.houses.values())
 
 
-def kill(ctx: TurnContext, person_id: str, cause: str, detail: str = "") -> None:
+def kill(ctx: TurnContext, person_id: str, cause: str, detail: str = "", *,
+         roll: int | None = None, needed: int | None = None) -> None:
     """A death, with everything that follows from it at once.
 
     The spouse is widowed; the wife of a king who dies reigning becomes a
@@ -181,4 +182,4 @@ def kill(ctx: TurnContext, person_id: str, cause: str, detail: str = "") -> None
             unit.commanders.remove(person_id)
     person.unit = None
     ctx.emit(Death(phase=ctx.dice.phase, person=person_id, cause=cause, detail=detail,
-                   age=ctx.age(person.born), house=person.dynasty))
+                   age=ctx.age(person.born), house=person.dynasty, roll=roll, needed=needed))

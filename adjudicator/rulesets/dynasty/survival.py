@@ -26,11 +26,12 @@ def survival_roll(ctx: TurnContext, person: Person, purpose: str = "natural",
     roll = ctx.dice.two_d6(f"survival ({purpose})", person.id)
     total = roll.total + person.constitution
     if roll.total == rules.natural_death:
-        kill(ctx, person.id, purpose, "natural 2")
+        kill(ctx, person.id, purpose, "natural 2", roll=roll.total)
         return False
     if total - penalty < needed:
         cause = "childbirth" if penalty and total >= needed else purpose
-        kill(ctx, person.id, cause, f"rolled {total - penalty}, needed {needed}")
+        kill(ctx, person.id, cause, f"rolled {total - penalty}, needed {needed}",
+             roll=total - penalty, needed=needed)
         return False
     return True
 
@@ -83,7 +84,8 @@ def run_epidemic(ctx: TurnContext) -> None:
     for person in living:
         roll = ctx.dice.two_d6("epidemic", person.id)
         if roll.faces[0] == roll.faces[1]:
-            kill(ctx, person.id, "epidemic", f"rolled a double {roll.faces[0]}")
+            kill(ctx, person.id, "epidemic", f"rolled a double {roll.faces[0]}",
+                 roll=roll.total)
             dead.append(person.id)
     ctx.emit(Epidemic(phase="epidemic", population=len(living), dead=tuple(dead)))
     draw_threshold(ctx)
