@@ -302,6 +302,7 @@ def template(campaign: Path, auto: tuple[str, ...], personality: str, force: boo
     from chronicle import runner
     from chronicle.campaign import CampaignError, load_campaign, write_inside
     from chronicle.players import write_auto_orders
+    from chronicle.reports import template_for
 
     camp = load_campaign(campaign)
     _recover(camp)
@@ -315,7 +316,8 @@ def template(campaign: Path, auto: tuple[str, ...], personality: str, force: boo
         click.echo(f"{house}: built-in orders written to {path}")
     folder = camp.root / "templates" / f"turn-{turn:03d}"
     for house in ruleset.ordering_houses(state):
-        write_inside(camp.root, folder / f"{house}.orders", ruleset.template(state, house))
+        write_inside(camp.root, folder / f"{house}.orders",
+                     template_for(camp, ruleset, state, house))
     click.echo(f"Templates for turn {turn} written to {folder}/")
 
 

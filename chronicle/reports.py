@@ -127,4 +127,12 @@ def write_reports(campaign: Campaign, ruleset: Ruleset, outcome: TurnOutcome) ->
 
 def template_for(campaign: Campaign, ruleset: Ruleset, state: GameState, house: str) -> str:
     """``house``'s order file for the next turn, its comments in the campaign's language."""
-    return ruleset.template(state, house)
+    return ruleset.template_in(state, house, translations(campaign.language).gettext)
+
+
+def report_subject(campaign: Campaign, turn: int, year: int) -> str:
+    """The subject of the mail that carries a house's report."""
+    _ = translations(campaign.language).gettext
+    return _("%(title)s: your report for %(when)s") % {
+        "title": campaign.title,
+        "when": campaign.descriptor.calendar.when_in(turn, year, _)}

@@ -22,6 +22,14 @@ from adjudicator.events import Event, Notice
 from adjudicator.orders import Grammar, Order, OrderSheet, Rejection
 from adjudicator.state import GameState, Unit
 
+#: Translates a message (a report's language); the engine is handed one, and the
+#: identity (``same``) keeps English.
+Gettext = Callable[[str], str]
+
+
+def same(text: str) -> str:
+    return text
+
 T = TypeVar("T")
 
 
@@ -139,6 +147,12 @@ class Ruleset(ABC):
     @abstractmethod
     def template(self, state: GameState, house: str) -> str:
         """A ready-to-edit order file for ``house`` for the next turn."""
+
+    def template_in(self, state: GameState, house: str, gettext: Gettext) -> str:
+        """``template`` with its comments in the language of ``gettext`` (the orders
+        themselves are the order language's, in every language). A ruleset whose
+        templates have no words to translate need not override it."""
+        return self.template(state, house)
 
     def command_value(self, state: GameState, unit: Unit) -> int:
         """A unit's command value, as the store and the export show it (0: none)."""

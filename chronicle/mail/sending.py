@@ -22,6 +22,7 @@ from chronicle.campaign import Campaign, CampaignError, read_inside
 from chronicle.lock import campaign_lock
 from chronicle.mail.contacts import Contacts, Smtp, load_contacts, normal_address
 from chronicle.mail.outbox import is_queued, mark_sent, new_message, pending, queue, read_queued
+from chronicle.reports import report_subject, template_for
 
 TIMEOUT = 60
 
@@ -64,14 +65,13 @@ def plan_reports(campaign: Campaign, contacts: Contacts) -> tuple[list[Planned],
         report = read_inside(campaign.root, folder / f"{house}.md", shown)
         if report is None:
             raise CampaignError(f"{shown}: missing; run 'chronicle reports' first")
-        when = campaign.descriptor.calendar.when(turn, state.year_of(turn))
         message = new_message(sender=sender, to=emails,
-                              subject=f"{campaign.title}: your report for {when}",
+                              subject=report_subject(campaign, turn, state.year_of(turn)),
                               body=report)
         house_row = state.houses[house]
         if runner.over_reason(state) is None and not house_row.eliminated:
-            message.add_attachment(ruleset.template(state, house), subtype="plain",
-                                   filename=f"{house}.orders")
+            message.add_attachment(template_for(campaign, ruleset, state, house),
+                                   subtype="plain", filename=f"{house}.orders")
         planned.append(Planned(name, house, message))
     return planned, skipped
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from adjudicator.dice import Dice
 from adjudicator.orders import Grammar, Order, OrderSheet
-from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.base import Gettext, TurnContext
 from adjudicator.rulesets.blood_royale import battle
 from adjudicator.rulesets.blood_royale.battle_orders import (
     record_standing_orders,
@@ -116,3 +116,6 @@ class BloodRoyaleRuleset(DynastyRuleset):
 
     def template(self, state: GameState, house: str) -> str:
         return blood_royale_template(state, house, self.rules)
+
+    def template_in(self, state: GameState, house: str, gettext: Gettext) -> str:
+        return blood_royale_template(state, house, self.rules, gettext)

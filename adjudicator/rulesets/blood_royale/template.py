@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.rulesets.base import Gettext, same
 from adjudicator.rulesets.blood_royale.battle_orders import standing_order_lines
 from adjudicator.rulesets.blood_royale.forces import army_pool
 from adjudicator.rulesets.blood_royale.scoring import goods_in_capital, is_cash_in_year
@@ -40,112 +41,134 @@ def _next_cash_in(state: GameState, rules: Mapping[str, Any]) -> int | None:
     return None
 
 
-def economy_lines(state: GameState, house: str, rules: Mapping[str, Any]) -> list[str]:
+def economy_lines(state: GameState, house: str, rules: Mapping[str, Any],
+                  _: Gettext = same) -> list[str]:
     typed = br_rules(rules)
     economy = typed.economy
     record = state.houses[house]
     paying = [p for p in controlled(state, house) if productive(p)]
-    out = ["", "# ---- War and economy (Blood Royale) ----",
-           f"# Treasury: {record.treasury} crowns. Taxes at the interphase: {len(paying)} "
-           f"provinces x {economy.tax_normal} = {len(paying) * economy.tax_normal} crowns, "
-           f"or x {economy.tax_extraordinary} = {len(paying) * economy.tax_extraordinary} "
-           "under extraordinary tax (worse unrest rolls).",
+    out = ["", "# ---- " + _("War and economy (Blood Royale)") + " ----",
+           "# " + _("Treasury: %(treasury)s crowns. Taxes at the interphase: %(provinces)s "
+                    "provinces x %(normal)s = %(normal_total)s crowns, or x %(extra)s = "
+                    "%(extra_total)s under extraordinary tax (worse unrest rolls).")
+           % {"treasury": record.treasury, "provinces": len(paying),
+              "normal": economy.tax_normal, "normal_total": len(paying) * economy.tax_normal,
+              "extra": economy.tax_extraordinary,
+              "extra_total": len(paying) * economy.tax_extraordinary},
            "tax normal"]
     revolts = [p for p in controlled(state, house) if p.revolt]
     famines = [p for p in controlled(state, house) if p.famine]
     if revolts:
-        out.append(f"# Provinces in revolt (no tax, no goods); {economy.revolt_price} crowns "
-                   "end a revolt:")
+        out.append("# " + _("Provinces in revolt (no tax, no goods); %(price)s crowns end a "
+                            "revolt:") % {"price": economy.revolt_price})
         out += [f"# pay revolt {p.id}   # {p.name}" for p in revolts]
     if famines:
-        out.append("# Famine (no tax, no goods at this interphase): "
-                   + ", ".join(p.name for p in famines))
+        out.append("# " + _("Famine (no tax, no goods at this interphase): %(provinces)s")
+                   % {"provinces": ", ".join(p.name for p in famines)})
     lost = [p.name for p in home_provinces(state, house) if p.controller != house]
     if lost:
-        out.append("# Home provinces held by others: " + ", ".join(lost))
+        out.append("# " + _("Home provinces held by others: %(provinces)s")
+                   % {"provinces": ", ".join(lost)})
     return out
 
 
-def unit_lines(state: GameState, house: str, rules: Mapping[str, Any]) -> list[str]:
+def unit_lines(state: GameState, house: str, rules: Mapping[str, Any],
+               _: Gettext = same) -> list[str]:
     typed = br_rules(rules)
     movement = typed.movement
-    out = ["", f"# Units. move <unit> to <province> ... [then <province> ...]: up to "
-               f"{movement.moves} provinces a round through your land and land that allows "
-               f"you passage, {movement.hostile_moves} into or within enemy land; "
-               f"{movement.rounds} rounds a turn. Units hold unless ordered."]
+    out = ["", "# " + _("Units. move <unit> to <province> ... [then <province> ...]: up to "
+                        "%(moves)s provinces a round through your land and land that allows you "
+                        "passage, %(hostile)s into or within enemy land; %(rounds)s rounds a "
+                        "turn. Units hold unless ordered.")
+           % {"moves": movement.moves, "hostile": movement.hostile_moves,
+              "rounds": movement.rounds}]
     serving = br_data(state).interventions
     mine = sorted((u for u in state.units.values()
                    if u.house == house or unit_side(state, u) == house), key=lambda u: u.id)
     for unit in mine:
         where = state.provinces.get(unit.province or "")
-        commanders = ", ".join(label(state.persons[p]) for p in unit.commanders) or "none"
-        lent = f", serving {serving[unit.id]}" if unit.id in serving else ""
-        out.append(f"# {unit.id}: {unit.type}, {unit.armies} armies in "
-                   f"{where.name if where else '?'}{lent}; commanders: {commanders}")
+        commanders = ", ".join(label(state.persons[p]) for p in unit.commanders) or _("none")
+        lent = (_(", serving %(house)s") % {"house": serving[unit.id]}
+                if unit.id in serving else "")
+        out.append(f"# {unit.id}: " + _("%(type)s, %(armies)s armies in %(province)s%(lent)s; "
+                                        "commanders: %(commanders)s")
+                   % {"type": unit.type, "armies": unit.armies,
+                      "province": where.name if where else "?", "lent": lent,
+                      "commanders": commanders})
         if where is not None:
-            out.append("#   next to: " + " ".join(where.neighbours))
+            out.append("#   " + _("next to: %(provinces)s")
+                       % {"provinces": " ".join(where.neighbours)})
             out.append(f"# move {unit.id} to {where.neighbours[0]}")
     if not mine:
-        out.append("#   (no units)")
+        out.append("#   " + _("(no units)"))
     room = army_pool(state, house, rules, state.turn + 1)
     capital = state.houses[house].capital or "?"
     coast = [p.id for p in home_provinces(state, house)
              if p.controller == house and is_coastal(state, p)]
-    out += ["", f"# Raising: {typed.economy.raise_cost} crowns an army, in your capital or a "
-                f"home province you control; room for {room} more under the cap of "
-                f"{typed.economy.army_cap} (fleets aside).",
+    out += ["", "# " + _("Raising: %(cost)s crowns an army, in your capital or a home province "
+                         "you control; room for %(room)s more under the cap of %(cap)s (fleets "
+                         "aside).") % {"cost": typed.economy.raise_cost, "room": room,
+                                       "cap": typed.economy.army_cap},
             f"# raise 1 in {capital}"]
     if coast and any(t.naval and t.raisable for t in typed.unit_types.values()):
-        out.append(f"# raise 1 fleet in {coast[0]}   # coastal: {' '.join(coast)}")
+        out.append(f"# raise 1 fleet in {coast[0]}   # "
+                   + _("coastal: %(provinces)s") % {"provinces": " ".join(coast)})
     out.append("# split <N> from <unit> [as <new unit>]   |   merge <unit> into <unit>")
     return out
 
 
-def counter_lines(state: GameState, house: str, rules: Mapping[str, Any]) -> list[str]:
+def counter_lines(state: GameState, house: str, rules: Mapping[str, Any],
+                  _: Gettext = same) -> list[str]:
     capital = state.houses[house].capital
     away = [c for c in state.counters if c.owner == house and c.province != capital]
-    out = ["", f"# Resource counters go home by themselves "
-               f"({br_rules(rules).movement.counter_moves} provinces a round); "
-               "carry <counter> to <province> ... sets another route."]
+    out = ["", "# " + _("Resource counters go home by themselves (%(moves)s provinces a "
+                        "round); carry <counter> to <province> ... sets another route.")
+           % {"moves": br_rules(rules).movement.counter_moves}]
     for counter in away:
-        out.append(f"#   {counter.id} in {state.provinces[counter.province].name}")
+        out.append("#   " + _("%(counter)s in %(province)s")
+                   % {"counter": counter.id, "province": state.provinces[counter.province].name})
     goods = goods_in_capital(state, house)
     best = best_cash_in(goods, rules)
-    shown = ", ".join(f"{g} {n}" for g, n in goods.items()) or "none"
+    shown = ", ".join(f"{g} {n}" for g, n in goods.items()) or _("none")
     when = _next_cash_in(state, rules)
-    out.append(f"# Goods in the capital: {shown}; a cash-in now would pay {best.value} crowns"
-               + (f"; next cash-in at the end of {when}." if when else "."))
+    values = {"goods": shown, "value": best.value, "year": when}
+    out.append("# " + (_("Goods in the capital: %(goods)s; a cash-in now would pay %(value)s "
+                         "crowns; next cash-in at the end of %(year)s.") if when else
+                       _("Goods in the capital: %(goods)s; a cash-in now would pay %(value)s "
+                         "crowns.")) % values)
     out.append("# give <counter> to <house>   |   pay <N> crowns to <house>")
     return out
 
 
-def diplomacy_lines(state: GameState, house: str) -> list[str]:
+def diplomacy_lines(state: GameState, house: str, _: Gettext = same) -> list[str]:
     passage = br_data(state).passage
     allowed = passage.get(house, [])
     given = sorted(h for h, to in passage.items() if house in to)
-    out = ["", "# Passage (standing): allow passage <house> | refuse passage <house>",
-           f"#   you allow: {', '.join(allowed) or 'nobody'}; allowed by: "
-           f"{', '.join(given) or 'nobody'}",
-           "# intervene <unit> for <house>   # both houses send the same line"]
+    nobody = _("nobody")
+    out = ["", "# " + _("Passage (standing): allow passage <house> | refuse passage <house>"),
+           "#   " + _("you allow: %(allowed)s; allowed by: %(given)s")
+           % {"allowed": ", ".join(allowed) or nobody, "given": ", ".join(given) or nobody},
+           "# intervene <unit> for <house>   # " + _("both houses send the same line")]
     declared = br_data(state).allies
     mine = declared.get(house, [])
     theirs = sorted(h for h, to in declared.items() if house in to)
-    out += ["# Alliances (standing, B6): ally <house> | end alliance <house>",
-            f"#   you declare: {', '.join(mine) or 'nobody'}; declared by: "
-            f"{', '.join(theirs) or 'nobody'}",
-            "# exchange <lot> for <lot> with <house>   # binding (B7a): both houses send it",
-           "", "# Standing battle orders (attack/avoid, flee/surrender, retreat):"]
+    out += ["# " + _("Alliances (standing, B6): ally <house> | end alliance <house>"),
+            "#   " + _("you declare: %(mine)s; declared by: %(theirs)s")
+            % {"mine": ", ".join(mine) or nobody, "theirs": ", ".join(theirs) or nobody},
+            "# exchange <lot> for <lot> with <house>   # "
+            + _("binding (B7a): both houses send it"),
+            "", "# " + _("Standing battle orders (attack/avoid, flee/surrender, retreat):")]
     standing = standing_order_lines(state, house)
-    out += standing or ["#   (none: the defaults apply)"]
+    out += standing or ["#   " + _("(none: the defaults apply)")]
     return out
 
 
-def blood_royale_template(state: GameState, house: str, rules: Mapping[str, Any]) -> str:
+def blood_royale_template(state: GameState, house: str, rules: Mapping[str, Any],
+                          _: Gettext = same) -> str:
     """The dynasty template followed by the Blood Royale part, for the next turn."""
-    lines = [dynasty_template(state, house, rules).rstrip("\n")]
-    lines += economy_lines(state, house, rules)
-    lines += unit_lines(state, house, rules)
-    lines += counter_lines(state, house, rules)
-    lines += diplomacy_lines(state, house)
+    lines = [dynasty_template(state, house, rules, _).rstrip("\n")]
+    lines += economy_lines(state, house, rules, _)
+    lines += unit_lines(state, house, rules, _)
+    lines += counter_lines(state, house, rules, _)
+    lines += diplomacy_lines(state, house, _)
     return "\n".join(lines) + "\n"
-

@@ -8,7 +8,7 @@ from typing import Any
 
 from adjudicator.dice import Dice
 from adjudicator.orders import Grammar, Order, OrderSheet
-from adjudicator.rulesets.base import Ruleset, TurnContext, TurnResult
+from adjudicator.rulesets.base import Gettext, Ruleset, TurnContext, TurnResult
 from adjudicator.rulesets.dynasty.births import check_birth
 from adjudicator.rulesets.dynasty.capture import check_prisoner, check_ransoms, check_retreat
 from adjudicator.rulesets.dynasty.command import (
@@ -179,3 +179,6 @@ class DynastyRuleset(Ruleset):
 
     def template(self, state: GameState, house: str) -> str:
         return dynasty_template(state, house, self.rules)
+
+    def template_in(self, state: GameState, house: str, gettext: Gettext) -> str:
+        return dynasty_template(state, house, self.rules, gettext)

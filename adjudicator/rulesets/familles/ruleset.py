@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from adjudicator.dice import Dice
 from adjudicator.errors import AdjudicationError
 from adjudicator.orders import Order, OrderSheet
-from adjudicator.rulesets.base import Ruleset, TurnResult
+from adjudicator.rulesets.base import Gettext, Ruleset, TurnResult
 from adjudicator.rulesets.familles.config import years_per_turn
 from adjudicator.rulesets.familles.deck import seat_houses, setup_familles
 from adjudicator.rulesets.familles.model import Familles
@@ -115,3 +115,6 @@ class FamillesRuleset(Ruleset):
 
     def template(self, state: GameState, house: str) -> str:
         return order_template(Familles.from_state(state), house, state.turn + 1)
+
+    def template_in(self, state: GameState, house: str, gettext: Gettext) -> str:
+        return order_template(Familles.from_state(state), house, state.turn + 1, gettext)
