@@ -92,8 +92,8 @@ def arbiter_report(state: GameState, outcome: TurnOutcome, kind: Descriptor,
     result = outcome.result
     when = kind.calendar.when_in(outcome.turn, outcome.year, _)
     lines = [_("# Arbiter's report: %(when)s") % {"when": when}, ""]
-    lines.append(_("Houses with defaults: %(houses)s")
-                 % {"houses": ", ".join(result.defaulted) or _("none")})
+    lines.append(_("Houses with defaults: %(houses)s") % {"houses": ", ".join(result.defaulted)}
+                 if result.defaulted else _("Houses with defaults: none"))
     for problem in outcome.orders.problems + outcome.orders.refused():
         lines.append(f"- {_md(problem)}")
     lines += ["", _("## Rejected lines")]

@@ -368,6 +368,20 @@ def revolt_ended_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Mar
     return [n.fmt("Your garrison put down the revolt in %(province)s.", province=province)]
 
 
+@for_house(WealthRow)
+def wealth_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
+    """The turn's accounts of the house, from its wealth row (B7)."""
+    if pl.get("house") != reader.house:
+        return []
+    values = {key: int(pl.get(key) or 0) for key in (
+        "treasury", "taxes", "upkeep", "raised", "revolts", "paid", "received", "ransom_paid",
+        "ransom_received", "cash_in")}
+    return [n.fmt("Your treasury holds %(treasury)s crowns: taxes +%(taxes)s, cash-in "
+                  "+%(cash_in)s, received +%(received)s, ransoms received +%(ransom_received)s; "
+                  "upkeep -%(upkeep)s, raising -%(raised)s, revolts bought off -%(revolts)s, "
+                  "paid -%(paid)s, ransoms paid -%(ransom_paid)s.", **values)]
+
+
 # -- the ledger -----------------------------------------------------------------
 @ledger(TaxesCollected)
 def taxes_entry(n: Narrator, pl: Payload) -> list[LedgerEntry]:
