@@ -265,3 +265,36 @@ def test_rulings_are_told_in_the_campaigns_language(tmp_path: Path) -> None:
                      "Par décision de l'arbitre, Joan renonce au numéro E1a00 dans "
                      "House Plantagenet."):
         assert sentence in report, report
+
+
+def test_ransoms_are_told_to_both_houses(tmp_path: Path) -> None:
+    """Issue 17 item 7: the reports tell "Payments, gifts, exchanges and ransoms";
+    RULES.md A9: "Ransoms are paid in crowns from the house treasury"."""
+    root = _campaign(tmp_path)
+    _directives(root, "grant 50 crowns to england\ncapture E1100 by F\n")
+    assert run("adjudicate", root, "--yes").exit_code == 0
+    folder = root / "orders" / "turn-002"
+    folder.mkdir()
+    (folder / "france.orders").write_text("house france\nprisoner E1100 release ransom 20\n",
+                                          encoding="utf-8")
+    (folder / "england.orders").write_text("house england\npay ransom E1100 20\n",
+                                           encoding="utf-8")
+    assert run("adjudicate", root, "--yes").exit_code == 0
+    reports = root / "reports" / "turn-002"
+    assert ("You released Edmund (E1100) for a ransom of 20 crowns."
+            in (reports / "france.md").read_text(encoding="utf-8"))
+    assert ("House Capet released Edmund (E1100): you paid a ransom of 20 crowns."
+            in (reports / "england.md").read_text(encoding="utf-8"))
+
+
+def test_a_base_url_must_be_a_full_address(tmp_path: Path) -> None:
+    """Standards: a file the arbiter writes gets ``file:line: what and why``; the
+    reports link battles under campaign.toml's ``base_url`` (issue 17 item 7)."""
+    root = _campaign(tmp_path)
+    toml = root / "campaign.toml"
+    toml.write_text('base_url = "example.org/site"\n' + toml.read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    result = run("check", root)
+    assert result.exit_code == 1
+    assert ("campaign.toml:1: base_url must be the site's full address, https://..., "
+            "without spaces or brackets, not 'example.org/site'") in result.output
