@@ -25,8 +25,9 @@ from cli_support import run
 
 from adjudicator.events import EVENT_KINDS
 from chronicle.narration import SENTENCES
-from chronicle.narration.narrator import FOR_HOUSE
+from chronicle.narration.narrator import FOR_HOUSE, load_all
 from chronicle.publish.i18n import translations
+from chronicle.rulesets import descriptor, ruleset_ids
 
 BASE = "https://chronicles.example.org/archive"
 FALLBACK = "Something else happened"
@@ -91,6 +92,9 @@ def test_every_event_kind_has_a_narration() -> None:
     """Issue 17 item 7: "A sentence for every event kind". Every public event class
     has its entry: a sentence, or it is told elsewhere (a table, the dice page) and
     then, if a house's report should hear of it, told there in the house's words."""
+    for ruleset in ruleset_ids():  # every engine, and so every ruleset's sentences
+        descriptor(ruleset).engine_type()
+    load_all()
     public = {cls for cls in EVENT_KINDS.values() if cls.public}
     assert public - set(SENTENCES) == set()
     elsewhere = {cls.kind for cls, sentence in SENTENCES.items() if sentence is None}

@@ -33,6 +33,7 @@ from chronicle.narration.narrator import (
     Sentence,
     for_house,
     in_a_life,
+    load_all,
     says,
 )
 
@@ -221,6 +222,11 @@ def directive(*names: str) -> Callable[[Sentence], Sentence]:
 def ruling(n: Narrator, pl: Payload) -> Markup | None:
     """The arbiter's rulings are part of the chronicle (DESIGN.md "Arbiter directives")."""
     sentence = DIRECTIVES.get(str(pl["directive"]))
+    if sentence is None:
+        # A ruleset's own directive ("control") is told by its module, which loads
+        # with the first of its events told; a ruling comes first in a turn.
+        load_all()
+        sentence = DIRECTIVES.get(str(pl["directive"]))
     if sentence is None:
         raise NarrationError(f"no sentence for the arbiter's directive {pl['directive']!r}")
     return sentence(n, pl)

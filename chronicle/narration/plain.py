@@ -21,7 +21,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from adjudicator.events import EVENT_KINDS, Event
+from adjudicator.events import Event
 from adjudicator.state import GameState
 from chronicle.escape import md_escape
 from chronicle.narration.narrator import (
@@ -31,6 +31,7 @@ from chronicle.narration.narrator import (
     Narrator,
     PersonLike,
     Reader,
+    event_class,
     label_ref,
 )
 from chronicle.publish.i18n import translations
@@ -185,7 +186,8 @@ class ReportTeller:
         lines: list[str] = []
         for seq, event in enumerate(self.events, start=1):
             entry = _entry(self.state, seq, event)
-            own = FOR_HOUSE.get(EVENT_KINDS[event.kind])
+            cls = event_class(event.kind)  # its ruleset's sentences loaded
+            own = FOR_HOUSE.get(cls) if cls is not None else None
             if own is not None:
                 told = own(self.narrator, entry.payload, reader)
             elif house in event.houses() or reader.people & set(event.subjects()):
