@@ -175,17 +175,18 @@ class ReportTeller:
         self.state, self.base = state, base
         self.events = [e for e in events if e.public]
         self.narrator = _narrator(state, language, self.events)
+        # Each payload as the store keeps it, made once for every house's report.
+        self.entries = [_entry(state, seq, e) for seq, e in enumerate(self.events, start=1)]
 
     def chronicle(self) -> list[str]:
-        return [markdown(text, self.base) for text in _told(self.narrator, self.state,
-                                                             self.events)]
+        told = (self.narrator.sentence(entry, ROOT) for entry in self.entries)
+        return [markdown(text, self.base) for text in told if text is not None]
 
     def for_house(self, house: str) -> list[str]:
         """What the turn did to ``house``, in its own words ("You paid..."), in order."""
         reader = Reader(house, members(self.state, house))
         lines: list[str] = []
-        for seq, event in enumerate(self.events, start=1):
-            entry = _entry(self.state, seq, event)
+        for event, entry in zip(self.events, self.entries, strict=True):
             cls = event_class(event.kind)  # its ruleset's sentences loaded
             own = FOR_HOUSE.get(cls) if cls is not None else None
             if own is not None:
