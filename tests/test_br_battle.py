@@ -424,6 +424,9 @@ def test_b6_preliminary_rolls_kill_capture_and_bonus() -> None:
         ("edward", 2, "killed"), ("edmund", 3, "captured"), ("philippe", 12, "bonus")]
     assert battle.killed == ("edward",) and battle.captured == ("edmund",)
     assert state.persons["edward"].died == 1300 and state.persons["edward"].death_cause == "battle"
+    # Issue 17 item 7: "Each death with its roll and the number needed" (3 to live).
+    [death] = [e for e in ctx.events if e.kind == "death"]
+    assert (death.person, death.roll, death.needed) == ("edward", 2, 3)
     assert state.persons["edmund"].prisoner_of == "france"
     assert "E-1" not in state.units  # it fled with no retreat open to it
     assert battle.rounds[0]["france"].modifiers == {"command": 1, "preliminary": 1}

@@ -442,7 +442,9 @@ def _preliminaries(ctx: TurnContext, table: BattleRules, sides: Sequence[_Side],
                     faces=tuple(roll.faces), command=command, total=roll.total + command,
                     result=result))
                 if result is Preliminary.KILLED:
-                    kill(ctx, pid, "battle", label)
+                    # Needed to live: one more than the killing totals (B6).
+                    kill(ctx, pid, "battle", label, roll=roll.total + command,
+                         needed=table.killed_at_most + 1)
                     record.killed.append(pid)
                 elif result is Preliminary.CAPTURED:
                     take_prisoner(ctx, pid, side.enemy, where)
