@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.rulesets.base import Ruleset
+from chronicle.localnames import LANGUAGES, ContentError
 from chronicle.resources import ruleset_table
 from chronicle.rulesets import Descriptor, RulesetError, descriptor, ruleset_ids
 from chronicle.schedule import check_schedule
@@ -277,6 +278,8 @@ def load_rules(ruleset: str, spec: dict[str, Any], text: str = "") -> dict[str, 
         rules = kind.rules(spec)
     except RulesetError as err:
         raise CampaignError(f"{CAMPAIGN_FILE}: {err}") from None
+    except ContentError as err:
+        raise CampaignError(str(err)) from None
     # The pack's name lists first, then any the campaign gives its own houses.
     houses = list(rules.get("houses", {}).get("house", [])) + list(spec.get("house", []))
     rules["names"] = _names([h for h in houses if isinstance(h, dict) and "id" in h])
@@ -310,8 +313,9 @@ def load_campaign(root: Path, *, seed: str | None = None) -> Campaign:
         _check_base_url(spec, text)
     except ShapeError as err:
         raise _refused(err) from None
-    if spec.get("language", "en") not in ("en", "fr"):
-        raise CampaignError(f"{CAMPAIGN_FILE}: language must be 'en' or 'fr'")
+    if spec.get("language", "en") not in LANGUAGES:
+        raise CampaignError(f"{CAMPAIGN_FILE}: language must be "
+                            f"{' or '.join(repr(lang) for lang in LANGUAGES)}")
     if seed is None:
         secrets = read_toml(root / SECRETS_FILE, SECRETS_FILE, inside=root, secret=True)
         seed = secrets.get("seed")

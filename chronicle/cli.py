@@ -77,6 +77,25 @@ def refusal(err: Exception) -> str | None:
     return None
 
 
+def words(camp: Any) -> Callable[..., str]:
+    """The command's messages in the campaign's language, from the site's catalogue.
+
+    ``_(message, **values)``: the translation filled in, with the language's
+    elisions made ("d’Edward"). English campaigns get the message as written.
+    """
+    from chronicle.narration.grammar import FINISHING
+    from chronicle.publish.i18n import translations
+
+    gettext = translations(camp.language).gettext
+    finish = FINISHING.get(camp.language)
+
+    def say(message: str, **values: Any) -> str:
+        text = gettext(message) % values if values else gettext(message)
+        return finish(text) if finish is not None else text
+
+    return say
+
+
 CAMPAIGN = click.argument("campaign", type=click.Path(file_okay=False, path_type=Path))
 
 
@@ -162,23 +181,27 @@ def _recover(camp: Any) -> None:
 
     turn = runner.recover(camp)
     if turn is not None:
-        click.echo(f"The reports of turn {turn} were left unwritten by an interrupted "
-                   "command; they are written now.", err=True)
+        _ = words(camp)
+        click.echo(_("The reports of turn %(turn)s were left unwritten by an interrupted "
+                     "command; they are written now.", turn=turn), err=True)
 
 
-def _summary(outcome: Any) -> None:
+def _summary(camp: Any, outcome: Any) -> None:
     from chronicle.narration.plain import plain_sentences
 
+    _ = words(camp)
     result = outcome.result
     state = result.state
-    click.echo(f"Turn {outcome.turn} ({outcome.year}) adjudicated.")
+    click.echo(_("Turn %(turn)s (%(year)s) adjudicated.", turn=outcome.turn, year=outcome.year))
     for problem in outcome.orders.problems + outcome.orders.refused():
         click.echo(f"  {problem}")
     for rejection in sorted(result.rejections, key=lambda r: (r.file, r.line)):
-        click.echo(f"  rejected: {rejection}")
+        click.echo("  " + _("rejected: %(line)s", line=rejection))
     if result.defaulted:
-        click.echo(f"  defaults applied for: {', '.join(result.defaulted)}")
-    for text in plain_sentences(state, result.events):
+        click.echo("  " + _("defaults applied for: %(houses)s",
+                            houses=", ".join(result.defaulted)))
+    names = camp.descriptor.local_names(camp.spec, camp.language)
+    for text in plain_sentences(state, result.events, camp.language, names):
         click.echo(f"  {text}")
 
 
@@ -203,18 +226,19 @@ def adjudicate(campaign: Path, yes: bool, through: int | None) -> None:
     if last <= stored:
         raise CampaignError(f"--through {last}: turn {last} is adjudicated already (the store "
                             f"ends at turn {stored}); roll back first")
+    _ = words(camp)
     state = None
     while True:
         # Each later turn starts from the state the last one ended with, which
         # ``runner.adjudicate`` checks against the store's last turn.
         outcome = runner.adjudicate(camp, state=state, allow_empty=yes)
         state = outcome.result.state
-        _summary(outcome)
-        click.echo(f"Reports: {camp.reports_dir(outcome.turn)}")
+        _summary(camp, outcome)
+        click.echo(_("Reports: %(folder)s", folder=camp.reports_dir(outcome.turn)))
         over = runner.over_reason(outcome.result.state)
         if over is not None:
-            click.echo(f"The campaign is over ({over}): run 'chronicle end {campaign}' to "
-                       "reveal the seed and end it.")
+            click.echo(_("The campaign is over (%(why)s): run 'chronicle end %(campaign)s' "
+                         "to reveal the seed and end it.", why=over, campaign=campaign))
             return
         if outcome.turn >= last:
             return
@@ -231,8 +255,8 @@ def preview(campaign: Path) -> None:
     camp = load_campaign(campaign)
     _recover(camp)
     outcome = runner.preview(camp)
-    _summary(outcome)
-    click.echo("(preview only: nothing was stored)")
+    _summary(camp, outcome)
+    click.echo(words(camp)("(preview only: nothing was stored)"))
 
 
 @cli.command()
@@ -245,14 +269,17 @@ def rollback(campaign: Path, to: int) -> None:
     from chronicle import runner
     from chronicle.campaign import load_campaign
 
-    last, moved = runner.rollback(load_campaign(campaign), to)
-    click.echo(f"The store is back at the end of turn {to} (turns {to + 1}-{last} removed).")
+    camp = load_campaign(campaign)
+    _ = words(camp)
+    last, moved = runner.rollback(camp, to)
+    click.echo(_("The store is back at the end of turn %(turn)s (turns %(first)s-%(last)s "
+                 "removed).", turn=to, first=to + 1, last=last))
     if moved:
-        click.echo("Moved aside, so that they cannot be mailed by mistake:")
+        click.echo(_("Moved aside, so that they cannot be mailed by mistake:"))
         for line in moved:
             click.echo(f"  {line}")
-    click.echo(f"The order folders are kept: 'chronicle adjudicate {campaign} --through "
-               f"{last}' plays them again.")
+    click.echo(_("The order folders are kept: 'chronicle adjudicate %(campaign)s --through "
+                 "%(last)s' plays them again.", campaign=campaign, last=last))
 
 
 @cli.command()
@@ -305,6 +332,7 @@ def template(campaign: Path, auto: tuple[str, ...], personality: str, force: boo
     from chronicle.reports import template_for
 
     camp = load_campaign(campaign)
+    _ = words(camp)
     _recover(camp)
     ruleset = runner.ruleset_of(camp)
     state = runner.current_state(camp, ruleset)
@@ -313,12 +341,12 @@ def template(campaign: Path, auto: tuple[str, ...], personality: str, force: boo
         if house not in state.houses:
             raise CampaignError(f"--auto: there is no house {house!r}")
         path = write_auto_orders(camp, state, house, personality, force=force)
-        click.echo(f"{house}: built-in orders written to {path}")
+        click.echo(_("%(house)s: built-in orders written to %(path)s", house=house, path=path))
     folder = camp.root / "templates" / f"turn-{turn:03d}"
     for house in ruleset.ordering_houses(state):
         write_inside(camp.root, folder / f"{house}.orders",
                      template_for(camp, ruleset, state, house))
-    click.echo(f"Templates for turn {turn} written to {folder}/")
+    click.echo(_("Templates for turn %(turn)s written to %(folder)s/", turn=turn, folder=folder))
 
 
 def _absolute_url(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
@@ -367,8 +395,10 @@ def reports(campaign: Path, turn: int | None) -> None:
     from chronicle import runner
     from chronicle.campaign import load_campaign
 
-    number, folder = runner.reports(load_campaign(campaign), turn)
-    click.echo(f"The reports of turn {number} are written again in {folder}/")
+    camp = load_campaign(campaign)
+    number, folder = runner.reports(camp, turn)
+    click.echo(words(camp)("The reports of turn %(turn)s are written again in %(folder)s/",
+                           turn=number, folder=folder))
 
 
 @cli.command()
@@ -379,10 +409,11 @@ def end(campaign: Path) -> None:
     from chronicle import runner
     from chronicle.campaign import load_campaign
 
-    runner.end(load_campaign(campaign))
-    click.echo("The campaign has ended. The seed is revealed; the next build publishes it and "
-               "the epidemic thresholds. From now on adjudicate, preview and mail import "
-               "refuse.")
+    camp = load_campaign(campaign)
+    runner.end(camp)
+    click.echo(words(camp)("The campaign has ended. The seed is revealed; the next build "
+                           "publishes it and the epidemic thresholds. From now on adjudicate, "
+                           "preview and mail import refuse."))
 
 
 @cli.command()
@@ -396,18 +427,22 @@ def status(campaign: Path, as_json: bool) -> None:
     from chronicle.campaign import load_campaign
     from chronicle.status import campaign_status
 
-    found = campaign_status(load_campaign(campaign))
+    camp = load_campaign(campaign)
+    found = campaign_status(camp)
     if as_json:
         click.echo(json.dumps(found.as_json(), indent=1))
         return
-    click.echo(f"Next: turn {found.turn} ({found.year}); deadline: "
-               f"{found.deadline or 'none set'}")
+    _ = words(camp)
+    click.echo(_("Next: turn %(turn)s (%(year)s); deadline: %(deadline)s", turn=found.turn,
+                 year=found.year, deadline=found.deadline or _("none set")))
     if found.over:
         click.echo(found.over)
+    states = {"received": _("received"), "missing": _("missing"), "refused": _("refused")}
     for house in found.houses:
-        when = f" at {house.received_at}" if house.received_at else ""
+        when = " " + _("at %(time)s", time=house.received_at) if house.received_at else ""
         why = f" ({house.why})" if house.why and house.orders == "refused" else ""
-        click.echo(f"  {house.id}: {house.orders}{when}{why}; NMR {house.nmr}")
+        click.echo(f"  {house.id}: {states.get(house.orders, house.orders)}{when}{why}; "
+                   f"NMR {house.nmr}")
 
 
 @cli.group()
@@ -425,13 +460,16 @@ def mail_import(campaign: Path, sources: tuple[Path, ...]) -> None:
     from chronicle.campaign import load_campaign
     from chronicle.mail.importing import import_mail
 
-    turn, results = import_mail(load_campaign(campaign), list(sources))
+    camp = load_campaign(campaign)
+    turn, results = import_mail(camp, list(sources))
     for result in results:
         click.echo(result.line())
     accepted = sum(r.accepted for r in results)
     refused = sum(not r.accepted and not r.duplicate for r in results)
-    click.echo(f"turn {turn}: {len(results)} messages, {accepted} filed, {refused} refused; "
-               f"acknowledgements are in {campaign}/outbox/ ('chronicle mail send' sends them)")
+    click.echo(words(camp)("turn %(turn)s: %(messages)s messages, %(filed)s filed, %(refused)s "
+                           "refused; acknowledgements are in %(campaign)s/outbox/ ('chronicle "
+                           "mail send' sends them)", turn=turn, messages=len(results),
+                           filed=accepted, refused=refused, campaign=campaign))
 
 
 @mail.command("send")

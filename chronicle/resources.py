@@ -15,6 +15,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from chronicle.localnames import check_names
+
 
 @cache
 def content_dir() -> Path:
@@ -35,7 +37,13 @@ def rulesets_dir() -> Path:
 def ruleset_table(*parts: str) -> dict[str, Any]:
     """One TOML file of the installed content packs, e.g. ``("westeros", "world.toml")``.
 
-    These files ship with the program: an error in one is a bug, not the
-    arbiter's input, so it is not dressed as a refusal.
+    These files ship with the program: an error in their TOML is a bug, not
+    the arbiter's input, so it is not dressed as a refusal. Their names in
+    other languages are checked all the same (``check_names``: a
+    ``ContentError`` naming the file and line), as someone translating a
+    pack edits them by hand.
     """
-    return tomllib.loads(rulesets_dir().joinpath(*parts).read_text("utf-8"))
+    text = rulesets_dir().joinpath(*parts).read_text("utf-8")
+    table = tomllib.loads(text)
+    check_names(table, text, "/".join(parts))
+    return table

@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
+from chronicle.demo import play_turns
 from chronicle.narration import Glossary, Narrator
-from chronicle.narration.narrator import elide_french
+from chronicle.narration.grammar import contract_french, elide_french, finish_french
+from chronicle.publish import build_site
 from chronicle.publish.data import EventView
 from chronicle.publish.i18n import translations
 from chronicle.publish.inputs import theme_chain
 from chronicle.publish.themes import environment
+from chronicle.scaffold import scaffold
 
 GOODS = ("cloth", "food", "gold", "metal", "wine")
 
@@ -87,3 +92,250 @@ def test_templates_elide_the_names_they_fill_in(language: str, expected: str) ->
     env = environment(theme_chain(None, "default"), language)
     text = str(env.globals["_"]("Genealogy of %(house)s", house="Edward"))
     assert text.endswith(expected)
+
+
+# -- a whole French demo ----------------------------------------------------------
+
+#: English a French page must not show (issue 19, item 4: "A test reads every French
+#: page kind and finds none of a list of English phrases"). Proper names are the
+#: players' own (English kings keep "Edward"), so only words of the interface and of
+#: the chronicle's sentences are listed, each as no French text holds it.
+ENGLISH = ("Turn ", " was born", " died", "married", "marriage", "army", "armies",
+           "Battle of", "Battle", "wealth", "Wealth", "Genealogy", "Search", "House ",
+           "House of", "children", "Children", "Round", "Siblings", "crowns", "People",
+           "Dice", "Maps", "Previous", "Next", "Born", "Died", "Father", "Mother",
+           "Treasury", "Taxes", "upkeep", "Legend", "Uncontrolled", "survival", "attempt", " and ",
+           " of the ", " in the ", "Kingdom", "Move ", " moves", "card", "Sea", "Ocean",
+           "Channel", "Normandy", "Burgundy", "England")
+#: Every kind of page a Blood Royale campaign publishes (folder under the campaign).
+BLOOD_ROYALE_KINDS = ("index.html", "turns", "people", "houses", "battles", "dice", "wealth",
+                      "maps", "genealogy", "relationship", "search", "charts")
+FAMILLES_KINDS = ("index.html", "turns", "houses", "tree")
+
+
+class _Text(HTMLParser):
+    """What a reader reads of a page: its text, and the titles and labels tools say."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self._hidden += 1
+        self.parts += [v for k, v in attrs if k in ("title", "aria-label", "alt",
+                                                    "placeholder") and v]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self._hidden -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden:
+            self.parts.append(data)
+
+
+def _french_demo(root: Path, ruleset: str, turns: int, world: str | None = None) -> Path:
+    """The demo campaign as ``chronicle demo`` plays it, with ``language = "fr"``."""
+    folder = root / ruleset
+    scaffold(folder, ruleset, world=world, title="Démo", seed="chronicle-demo")
+    toml = folder / "campaign.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('language = "en"',
+                                                             'language = "fr"'),
+                    encoding="utf-8")
+    play_turns(folder, turns, "chronicle-demo")
+    site = root / f"{ruleset}-site"
+    build_site([folder], site)
+    return site / folder.name
+
+
+@pytest.fixture(scope="module")
+def french_sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("fr-demo")
+    return {"blood-royale": _french_demo(root, "blood-royale", 6),
+            "familles": _french_demo(root, "familles", 60)}
+
+
+@pytest.mark.parametrize("ruleset, kinds", [("blood-royale", BLOOD_ROYALE_KINDS),
+                                            ("familles", FAMILLES_KINDS)])
+def test_no_french_page_says_a_word_of_english(french_sites: dict[str, Path], ruleset: str,
+                                               kinds: tuple[str, ...]) -> None:
+    """Issue 19, item 4: "A test reads every French page kind and finds none of a list
+    of English phrases"; "the French site uses those names" (the packs' ``name_fr``)."""
+    site = french_sites[ruleset]
+    pages = sorted(site.rglob("*.html")) + sorted(site.rglob("*.svg"))
+    seen = {p.relative_to(site).parts[0] for p in pages}
+    assert set(kinds) <= seen, f"page kinds not built: {set(kinds) - seen}"
+    found = []
+    for page in pages:
+        reader = _Text()
+        reader.feed(page.read_text(encoding="utf-8"))
+        text = " ".join(reader.parts)
+        found += [f"{page.relative_to(site)}: {phrase!r} in "
+                  f"{text[max(0, text.index(phrase) - 40):text.index(phrase) + 40]!r}"
+                  for phrase in ENGLISH if phrase in text]
+    assert found == [], "\n".join(found[:20])
+
+
+def test_the_french_site_names_houses_and_provinces_from_the_pack(
+        french_sites: dict[str, Path]) -> None:
+    """Issue 19, item 4: "Content packs may name houses, provinces and goods in French
+    (``name_fr``, …), and the French site uses those names"."""
+    site = french_sites["blood-royale"]
+    houses = (site / "houses/index.html").read_text(encoding="utf-8")
+    assert "Maison Plantagenêt" in houses and "Maison d’Anjou" in houses
+    board = (site / "maps/turn-001.svg").read_text(encoding="utf-8")
+    assert "Normandie" in board and "Bourgogne" in board and "Mer du Nord" in board
+    every_map = " ".join(m.read_text(encoding="utf-8") for m in site.glob("maps/*.svg"))
+    assert re.search(r"\b\d+ armées", every_map)
+    assert not re.search(r"\b[01] armées", every_map)
+    wealth = (site / "wealth/index.html").read_text(encoding="utf-8")
+    assert ">vivres<" in wealth and ">métal<" in wealth
+
+
+# -- the grammar helper -------------------------------------------------------------
+
+@pytest.mark.parametrize("filled, said", [
+    ("Bataille de Le Nord", "Bataille du Nord"),
+    ('Bataille de <a href="x">Les Terres de l’Ouest</a>',
+     'Bataille des <a href="x">Terres de l’Ouest</a>'),
+    ("des vivres en Le Bief", "des vivres dans le Bief"),
+    ("de La Treille", "de la Treille"),
+    ("à Les Degrés de Pierre", "aux Degrés de Pierre"),
+    ("De Le Nord vint l’hiver", "Du Nord vint l’hiver"),
+    ("de L’Île-aux-Ours", "de l’Île-aux-Ours"),
+    ("l’armée de Edward", "l’armée d’Edward"),
+    # Nothing else is touched: a name that only begins like an article, or "de" before
+    # a consonant or an aspirated h.
+    ("de Lemaire, de Leinster, en Normandie", "de Lemaire, de Leinster, en Normandie"),
+    ("Maison de Habsbourg", "Maison de Habsbourg"),
+])
+def test_french_articles_contract_and_elide(filled: str, said: str) -> None:
+    """Issue 19, item 4: "Articles, elision and plurals are correct ("des vivres",
+    "de l'or", "d'Edward", "1 armée")": a name that brings its own article (the
+    Westeros pack's "Le Nord") is joined to the word before it."""
+    assert finish_french(filled) == said
+    assert elide_french(contract_french(filled)) == said
+
+
+@pytest.mark.parametrize("armies, said", [(0, "0 armée"), (1, "1 armée"), (2, "2 armées")])
+def test_army_counts_agree_on_the_map(armies: int, said: str) -> None:
+    """Issue 19, item 4: "1 armée" (and "2 armées"): the map's unit titles count
+    armies with the catalogue's plural forms (French: none and one are singular)."""
+    from chronicle.publish.mapsvg import MapLabels
+
+    n_ = translations("fr").ngettext
+    words = MapLabels(army_forms=(n_("%(num)s army", "%(num)s armies", 1),
+                                  n_("%(num)s army", "%(num)s armies", 2)),
+                      none_singular=True)
+    assert words.armies_in_words(armies) == said
+    assert MapLabels().armies_in_words(armies) == ("1 army" if armies == 1
+                                                   else f"{armies} armies")
+
+
+def test_dice_phases_and_purposes_are_french() -> None:
+    """Issue 19, item 4: the dice page names its rolls in French too."""
+    from chronicle.publish.pages import dice_words
+
+    trans = translations("fr")
+    p_ = trans.pgettext
+    assert dice_words(p_, "survival (natural)") == "survie (causes naturelles)"
+    assert dice_words(p_, "battle-2") == "bataille 2"
+    assert dice_words(p_, "2d6") == "2d6"
+    assert dice_words(translations("en").pgettext, "battle-2") == "battle-2"
+
+
+# -- content packs' French names ------------------------------------------------------
+
+PACK = '''\
+[[province]]
+id = "york"
+name = "York"
+
+[[province]]
+id = "normandy"
+name = "Normandy"
+{line}
+kind = "land"
+'''
+
+
+@pytest.mark.parametrize("line, why", [
+    ("name_fr = 3", "name_fr must be text, not 3"),
+    ('name_de = "Normandie"', "name_de: no such language"),
+    ('name_en = "Normandy"', "name_en: no such language"),
+    ('name_fr = "<b>Normandie</b>"', "control or markup character"),
+    ('name_fr = " Normandie"', "without spaces around it"),
+    ('name_fr = ""', "must be a name"),
+    (f'name_fr = "{"N" * 61}"', "longer than 60 characters"),
+])
+def test_a_bad_french_name_in_a_pack_is_refused_by_file_and_line(line: str, why: str) -> None:
+    """Issue 19, item 4: content packs may name provinces in French (``name_fr``); a bad
+    one is refused as ``file:line: what and why`` (standard 3), never a traceback."""
+    import tomllib
+
+    from chronicle.localnames import ContentError, check_names
+
+    text = PACK.format(line=line)
+    with pytest.raises(ContentError) as refused:
+        check_names(tomllib.loads(text), text, "my-pack/world.toml")
+    assert str(refused.value).startswith("my-pack/world.toml:8: [[province]] 'normandy': ")
+    assert why in str(refused.value)
+
+
+def test_a_french_name_needs_an_english_one() -> None:
+    import tomllib
+
+    from chronicle.localnames import ContentError, check_names
+
+    text = '[[house]]\nid = "x"\nname_fr = "Maison X"\n'
+    with pytest.raises(ContentError, match=r"^houses.toml:3: .*no English 'name'"):
+        check_names(tomllib.loads(text), text, "houses.toml")
+
+
+def test_the_shipped_packs_name_every_house_and_province_in_french() -> None:
+    """Issue 19, item 4: the Blood Royale and Westeros packs carry French names, and a
+    house the arbiter renamed in campaign.toml keeps the arbiter's name."""
+    from chronicle.rulesets import descriptor
+
+    kind = descriptor("blood-royale")
+    spec = kind.campaign_spec(None)
+    names = kind.local_names(spec, "fr")
+    assert names.houses["england"] == "Maison Plantagenêt"
+    assert names.provinces["normandy"] == "Normandie"
+    assert names.provinces["burgundy"] == "Bourgogne"
+    world = kind.rules(spec)["world"]["province"]
+    assert set(names.provinces) == {p["id"] for p in world}
+    westeros = kind.campaign_spec("westeros")
+    north = kind.local_names(westeros, "fr")
+    assert north.provinces["kings-landing"] == "Port-Réal" and len(north.houses) == 7
+    spec["house"][0]["name"] = "The Arbiter's Own"
+    assert spec["house"][0]["id"] not in kind.local_names(spec, "fr").houses
+    assert not kind.local_names(spec, "en")
+
+
+# -- the command line -------------------------------------------------------------------
+
+def test_the_command_line_speaks_the_campaigns_language(tmp_path: Path) -> None:
+    """Issue 19, item 4: "Reports, templates and command-line messages go through the
+    catalogue": adjudicate, status and template in French, with the pack's names."""
+    from cli_support import run
+
+    folder = tmp_path / "guerre"
+    scaffold(folder, "blood-royale", seed="en-français")
+    toml = folder / "campaign.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('language = "en"',
+                                                             'language = "fr"'),
+                    encoding="utf-8")
+    done = run("adjudicate", folder, "--yes")
+    assert done.exit_code == 0, done.output
+    assert "Tour 1 (1300) arbitré." in done.output
+    assert "Rapports : " in done.output
+    assert "Maison" in done.output and "House " not in done.output
+    assert "adjudicated" not in done.output
+    status = run("status", folder)
+    assert status.output.startswith("Prochain : tour 2 (1305) ; date limite : aucune")
+    assert "england: ordres manquants; NMR 1" in status.output
+    template = run("template", folder)
+    assert "Modèles d’ordres du tour 2 écrits dans" in template.output

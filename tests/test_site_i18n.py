@@ -16,16 +16,26 @@ from chronicle.publish.i18n import catalog_path, translations
 ROOT = Path(__file__).resolve().parents[1]
 
 
+#: ``_("...")`` with a literal, which Babel's extractor misses inside an f-string.
+_CALL = re.compile(r"""\b_\((?:"([^"\\]+)"|'([^'\\]+)')\)""")
+
+
 def extracted() -> set[str | tuple[str, str]]:
-    """The msgids of the generator's code, of the narrator and of the default theme's templates."""
+    """The msgids of the generator's code, of the narrator, of the command line
+    (issue 19: "command-line messages go through the catalogue") and of the
+    default theme's templates."""
     keywords = {**DEFAULT_KEYWORDS, "fmt": None, "n_fmt": (1, 2)}
     found: set[str | tuple[str, str]] = set()
+    for folder in ("chronicle/publish", "chronicle/narration"):
+        for path in (ROOT / folder).rglob("*.py"):
+            found.update(a or b for a, b in _CALL.findall(path.read_text(encoding="utf-8")))
     sources = ((ROOT / "chronicle/publish", [("**.py", "python")]),
                (ROOT / "chronicle/narration", [("**.py", "python")]),
                # The private reports, their rulesets' sections and the order templates
                # are in the campaign's language too (issue 17 item 7).
                (ROOT / "chronicle", [("reports.py", "python"), ("rulesets/**.py", "python")]),
                (ROOT / "adjudicator/rulesets", [("**/template.py", "python")]),
+               (ROOT / "chronicle", [("cli.py", "python")]),
                (ROOT / "themes/default/templates", [("**.html", "jinja2")]))
     for folder, method_map in sources:
         options = {"**.html": {"extensions": "jinja2.ext.i18n", "trim_blocks": "true",
@@ -44,7 +54,7 @@ def test_french_catalog_translates_every_string() -> None:
     assert extracted() - translated == set()
 
 
-@pytest.mark.parametrize("text", ["Houses", "%(crowns)s crowns", "natural causes"])
+@pytest.mark.parametrize("text", ["Houses", "Round %(n)s", "natural causes"])
 def test_french_translations_keep_their_placeholders(text: str) -> None:
     french = translations("fr").gettext(text)
     assert french != text

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -25,24 +24,12 @@ from typing import Any, Protocol
 from markupsafe import Markup, escape
 
 from adjudicator.events import EVENT_KINDS, Event
+from chronicle.narration.grammar import FINISHING
 
 Gettext = Callable[[str], str]
 NGettext = Callable[[str, str, int], str]
 PGettext = Callable[[str, str], str]
 
-# French elides "de", "le", "que" before a vowel: "d’Edward", not "de Edward".
-# A name may come inside a link, so the article may stand before its tag.
-_FRENCH_ELISION = re.compile(
-    r"\b([DdLl]|[Qq]u)e ((?:<a [^>]*>|<span>)?)(?=[AEIOUYÀÂÉÈÊËÎÏÔÛaeiouyàâéèêëîïôû])")
-
-
-def elide_french(text: str) -> str:
-    """``text`` (escaped HTML) with the French elisions made."""
-    return _FRENCH_ELISION.sub("\\1’\\2", text)
-
-
-#: Language -> what finishes a filled sentence there (elision...).
-FINISHING: dict[str, Callable[[str], str]] = {"fr": elide_french}
 Payload = Mapping[str, Any]
 
 

@@ -24,6 +24,7 @@ from markupsafe import Markup
 from adjudicator.events import Event
 from adjudicator.state import GameState
 from chronicle.escape import md_escape
+from chronicle.localnames import NO_NAMES, LocalNames
 from chronicle.narration.narrator import (
     FOR_HOUSE,
     ROOT,
@@ -78,10 +79,13 @@ class _People(Mapping[str, PersonLike]):
         return len(self.persons)
 
 
-def _narrator(state: GameState, language: str, events: list[Event]) -> Narrator:
+def _narrator(state: GameState, language: str, events: list[Event],
+              names: LocalNames = NO_NAMES) -> Narrator:
+    """``names``: the content pack's names of houses and provinces in ``language``."""
     trans = translations(language)
-    provinces = {p.id: p.name for p in state.provinces.values()}
-    return Narrator(_People(state), {h.id: _Named(h.name) for h in state.houses.values()},
+    provinces = {p.id: names.province(p.id, p.name) for p in state.provinces.values()}
+    return Narrator(_People(state),
+                    {h.id: _Named(names.house(h.id, h.name)) for h in state.houses.values()},
                     trans.gettext, trans.ngettext,
                     Glossary(provinces=provinces,
                              battles=battle_pages(events, provinces, trans.gettext)),
@@ -136,10 +140,13 @@ def _text(fragment: str) -> str:
     return html.unescape(_TAG.sub("", fragment))
 
 
-def plain_sentences(state: GameState, events: Iterable[Event], language: str = "en") -> list[str]:
-    """The public events among ``events`` of the turn that made ``state``, as text."""
+def plain_sentences(state: GameState, events: Iterable[Event], language: str = "en",
+                    names: LocalNames = NO_NAMES) -> list[str]:
+    """The public events among ``events`` of the turn that made ``state``, as text
+    (``names``: the content pack's names of houses and provinces in ``language``)."""
     listed = list(events)
-    return [_text(str(text)) for text in _told(_narrator(state, language, listed), state, listed)]
+    return [_text(str(text))
+            for text in _told(_narrator(state, language, listed, names), state, listed)]
 
 
 def markdown(sentence: Markup, base: str | None) -> str:
@@ -171,10 +178,10 @@ class ReportTeller:
     """
 
     def __init__(self, state: GameState, events: list[Event], language: str = "en",
-                 base: str | None = None) -> None:
+                 base: str | None = None, names: LocalNames = NO_NAMES) -> None:
         self.state, self.base = state, base
         self.events = [e for e in events if e.public]
-        self.narrator = _narrator(state, language, self.events)
+        self.narrator = _narrator(state, language, self.events, names)
         # Each payload as the store keeps it, made once for every house's report.
         self.entries = [_entry(state, seq, e) for seq, e in enumerate(self.events, start=1)]
 

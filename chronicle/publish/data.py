@@ -30,6 +30,7 @@ from sqlmodel import Session, col, select
 
 from adjudicator.state import GameState, Province
 from chronicle.campaign import CampaignError, read_inside, read_toml
+from chronicle.localnames import NO_NAMES, ContentError, LocalNames
 from chronicle.models import (
     PERSON_FIELDS,
     ArchiveRow,
@@ -127,15 +128,19 @@ class MapSource:
     ``MapView``, or a drawing of one.
     """
 
-    __slots__ = ("_snapshot", "_view")
+    __slots__ = ("_names", "_snapshot", "_view")
 
-    def __init__(self, snapshot: bytes, decoded: GameState | None = None) -> None:
+    def __init__(self, snapshot: bytes, decoded: GameState | None = None,
+                 names: LocalNames = NO_NAMES) -> None:
         self._snapshot = snapshot
+        self._names = names
         self._view = None if decoded is None else _map_view(decoded)
 
     def view(self) -> MapView:
         if self._view is None:
-            self._view = _map_view(load_snapshot(self._snapshot))
+            state = load_snapshot(self._snapshot)
+            localise(state, self._names)
+            self._view = _map_view(state)
         return self._view
 
     def drawn(self, draw: Callable[[MapView], str], cache: RenderCache | None,
@@ -157,6 +162,28 @@ def _map_view(state: GameState) -> MapView:
                              province=u.province)
                     for u in state.units.values() if u.province and u.disbanded is None),
         houses=_styles(state))
+
+
+def localise(state: GameState, names: LocalNames) -> None:
+    """Give a decoded state's houses and provinces the names the site's language
+    reads them by (the content pack's ``name_fr``...). Only the site's copy:
+    the store and the exports keep the names the engine was given."""
+    if not names:
+        return
+    for house in state.houses.values():
+        house.name = names.house(house.id, house.name)
+    for province in state.provinces.values():
+        province.name = names.province(province.id, province.name)
+
+
+def reader_names(ruleset: str, meta: Mapping[str, Any], language: str) -> LocalNames:
+    """The content pack's names in the campaign's language (``Descriptor.local_names``)."""
+    from chronicle.rulesets import descriptor
+
+    try:
+        return descriptor(ruleset).local_names(meta, language)
+    except ContentError as err:
+        raise PublishError(str(err)) from None
 
 
 def _map_province(p: Province) -> ProvinceView:
@@ -542,6 +569,8 @@ class Lineage:
     turn_rows: list[TurnRow] = field(repr=False)
     #: The state now: stays in this module (``_assemble`` copies out the public parts).
     _final: GameState = field(repr=False)
+    #: The content pack's names in the campaign's language (given to ``_final`` already).
+    names: LocalNames = NO_NAMES
 
 
 def load_campaign(folder: Path, *,
@@ -614,11 +643,14 @@ def _lineage(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: li
     final = load_snapshot(turn_rows[-1].snapshot if turn_rows else row.initial,
                           archived if turn_rows else ())
     finished = final.finished or row.seed_revealed is not None
+    language = str(meta.get("language") or row.language or "en")
+    names = reader_names(row.ruleset, meta, language)
+    localise(final, names)
     campaign = CampaignView(
         slug=slugify(str(meta.get("slug") or row.slug), "campaign"),
         title=str(meta.get("title") or row.title),
         ruleset=row.ruleset,
-        language=str(meta.get("language") or row.language or "en"),
+        language=language,
         theme=str(meta.get("theme") or "default"),
         folder=Folder(folder),
         start_year=row.start_year,
@@ -640,7 +672,7 @@ def _lineage(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: li
                    marriages=[MarriageView(husband=m.husband, wife=m.wife, year=m.year,
                                           ended=m.ended, end_cause=m.end_cause)
                               for m in final.marriages],
-                   styles=_styles(final), turn_rows=turn_rows, _final=final)
+                   styles=_styles(final), turn_rows=turn_rows, _final=final, names=names)
 
 
 def bundle_name(slug: str) -> str:
@@ -681,7 +713,7 @@ def _assemble(folder: Path, lineage: Lineage, event_rows: Sequence[Any],
         last = turn is turns[-1]
         turn._realms = RealmsSource(row.snapshot)
         if final.provinces:
-            turn.map = MapSource(row.snapshot, final if last else None)
+            turn.map = MapSource(row.snapshot, final if last else None, lineage.names)
         if table is not None:
             turn.table = now if last else table(load_snapshot(row.snapshot), turn.number,
                                                 language)

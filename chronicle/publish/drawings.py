@@ -195,15 +195,27 @@ def add_maps(ctx: SiteContext) -> None:
     data = ctx.data
     if not data.provinces:
         return
-    _ = ctx._
+    _, n_ = ctx._, ctx.narrator.n_
+    language = data.campaign.language
     words = mapsvg.MapLabels(
         title=_("Map"), desc=_("Provinces, their controllers, units and battles."),
         legend=_("Legend"), uncontrolled=_("Uncontrolled"), sea=_("Sea"),
         capital=_("Capital"), revolt=_("Revolt"), famine=_("Famine"), battle=_("Battle"),
-        armies=_("armies"), movement=_("Movement, round %(round)s"),
-        change=_("Change of control"))
+        movement=_("Movement, round %(round)s"),
+        change=_("Change of control"),
+        army_forms=(n_("%(num)s army", "%(num)s armies", 1),
+                    n_("%(num)s army", "%(num)s armies", 2)),
+        none_singular=n_("%(num)s army", "%(num)s armies", 0) == n_(
+            "%(num)s army", "%(num)s armies", 1),
+        unit_types=tuple((kind, ctx.narrator.p_("unit type", kind))
+                         for kind in ("army", "fleet", "dragon")))
     folder = cache_dir(Path(data.campaign.folder), "maps")
-    cache = RenderCache(folder, salt=f"{MAP_VERSION} {words!r}") if folder is not None else None
+    # The names a map shows come from the snapshot and the content pack's names
+    # in the site's language (data.provinces and data.houses carry those).
+    names = ([(p.id, p.name) for p in data.provinces.values()],
+             [(h.id, h.name) for h in data.houses.values()])
+    cache = (RenderCache(folder, salt=f"{MAP_VERSION} {words!r} {names!r}")
+             if folder is not None else None)
     slugs = {b.id: b.slug for b in data.battles.values()}
 
     def draw(turn: TurnView, source: MapSource) -> str:
@@ -213,14 +225,14 @@ def add_maps(ctx: SiteContext) -> None:
         def drawing(board: MapView) -> str:
             return mapsvg.map_svg(
                 board.provinces, board.units,
-                [mapsvg.MapBattle(id=b.id, province=b.province_id, title=battle_title(_, b))
+                [mapsvg.MapBattle(id=b.id, province=b.province_id, title=battle_title(_, b, language))
                  for b in battles],
                 board.houses,
                 lambda bid: f"../battles/{slugs[bid]}/index.html" if bid in slugs else None,
                 labels=words, moves=moves, changes=changes)
 
         return source.drawn(drawing, cache, repr(
-            ([(b.id, b.slug, battle_title(_, b)) for b in battles], moves, changes)))
+            ([(b.id, b.slug, battle_title(_, b, language)) for b in battles], moves, changes)))
 
     for turn in data.turns:
         if turn.map is None:

@@ -103,7 +103,7 @@ def search_entries(ctx: SiteContext) -> list[list[object]]:
     for battle in sorted(data.battles.values(), key=lambda b: (b.turn, b.id)):
         sides = " · ".join(data.houses[h].name if h in data.houses else h
                            for h in battle.houses)
-        rows.append([3, battle_title(_, battle), "", f"{battle.year} {sides}",
+        rows.append([3, battle_title(_, battle, data.campaign.language), "", f"{battle.year} {sides}",
                      f"battles/{battle.slug}/index.html"])
     for turn in data.turns:
         rows.append([4, _("Turn %(turn)s, %(year)s") % {"turn": turn.number, "year": turn.year},

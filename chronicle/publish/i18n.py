@@ -19,9 +19,11 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
+from chronicle.localnames import LANGUAGES
+
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "chronicle"
-LANGUAGES = ("en", "fr")
+__all__ = ["LANGUAGES", "catalog_path", "translations"]
 
 
 def catalog_path(language: str) -> Path:

@@ -122,7 +122,18 @@ class MapLabels:
     revolt: str = "Revolt"
     famine: str = "Famine"
     battle: str = "Battle"
-    armies: str = "armies"
+    #: "%(num)s army" and "%(num)s armies", and whether none takes the first (French).
+    army_forms: tuple[str, str] = ("%(num)s army", "%(num)s armies")
+    none_singular: bool = False
+    #: A unit's type (``army``, ``fleet``...) in words; a type not listed is shown by its id.
+    unit_types: tuple[tuple[str, str], ...] = ()
+
+    def armies_in_words(self, num: int) -> str:
+        one, many = self.army_forms
+        return (one if num == 1 or (num == 0 and self.none_singular) else many) % {"num": num}
+
+    def unit_type(self, kind: str) -> str:
+        return dict(self.unit_types).get(kind, kind)
     #: "Movement, round %(round)s", filled with each round's number.
     movement: str = "Movement, round %(round)s"
     change: str = "Change of control"
@@ -328,7 +339,8 @@ def _units(
         house = houses.get(unit.house)
         colour = (safe_colour(house.color) if house is not None else None) or NEUTRAL_BORDER
         owner = clean_text(house.name) if house is not None else clean_text(unit.house)
-        tip = f"{clean_text(unit.id)} ({owner}): {clean_text(unit.type)}, {unit.armies} {words.armies}"
+        tip = (f"{clean_text(unit.id)} ({owner}): {clean_text(words.unit_type(unit.type))}, "
+               f"{clean_text(words.armies_in_words(unit.armies))}")
         parts.append(f"<g class=\"unit\" id={quoteattr('unit-' + unit.id)}>")
         parts.append(_tag("title", {}, tip))
         parts.append(_tag("rect", {"x": left, "y": y + 17, "width": w, "height": 14, "rx": 3,

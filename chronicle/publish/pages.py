@@ -43,6 +43,7 @@ import nh3
 from markupsafe import Markup, escape
 
 from chronicle.narration import ROOT, Glossary, Narrator
+from chronicle.narration.grammar import FINISHING
 from chronicle.narration.narrator import LEDGER_COLUMNS
 from chronicle.publish.data import (
     BattleView,
@@ -201,7 +202,8 @@ def make_context(data: SiteData, *, archive: bool = True) -> SiteContext:
     campaign = data.campaign
     env = environment(theme_chain(Path(campaign.folder), campaign.theme), campaign.language)
     trans = translations(campaign.language)
-    battles = {b.id: (b.slug, battle_title(trans.gettext, b)) for b in data.battles.values()}
+    battles = {b.id: (b.slug, battle_title(trans.gettext, b, campaign.language))
+               for b in data.battles.values()}
     narrator = Narrator(data.people, data.houses, trans.gettext, trans.ngettext,
                         Glossary(provinces={p.id: p.name for p in data.provinces.values()},
                                  battles=battles),
@@ -211,16 +213,20 @@ def make_context(data: SiteData, *, archive: bool = True) -> SiteContext:
                        kin=Kin(data.people, data.houses, data.marriages))
 
 
-def battle_title(_: Callable[[str], str], battle: BattleView) -> str:
-    """A battle's title, distinct from that of any other battle of its turn."""
+def battle_title(_: Callable[[str], str], battle: BattleView, language: str = "en") -> str:
+    """A battle's title, distinct from that of any other battle of its turn (in
+    ``language``'s grammar: "Bataille du Nord")."""
     values = {"province": battle.province}
     if battle.title_round is not None:
-        return _("Battle of %(province)s, round %(round)s") % {**values,
-                                                               "round": battle.title_round}
-    if battle.title_number:
-        return _("Battle of %(province)s (%(number)s)") % {**values,
-                                                           "number": battle.title_number}
-    return _("Battle of %(province)s") % values
+        title = _("Battle of %(province)s, round %(round)s") % {**values,
+                                                                "round": battle.title_round}
+    elif battle.title_number:
+        title = _("Battle of %(province)s (%(number)s)") % {**values,
+                                                            "number": battle.title_number}
+    else:
+        title = _("Battle of %(province)s") % values
+    finish = FINISHING.get(language)
+    return finish(title) if finish is not None else title
 
 
 def _root(rel: str) -> str:
@@ -431,7 +437,7 @@ def page_html(ctx: SiteContext, template: str, rel: str, **values: Any) -> str:
         house=lambda hid: narrator.house(hid, root),
         say=lambda event: narrator.sentence(event, root),
         cause=narrator.cause,
-        battle_title=lambda b: battle_title(narrator._, b),
+        battle_title=lambda b: battle_title(narrator._, b, narrator.language),
         **values)
     return page
 
@@ -520,6 +526,23 @@ def people_rows(people: Iterable[PersonView]) -> Markup:
     return Markup("\n".join(rows))
 
 
+_NUMBERED = re.compile(r"(.+)-(\d+)")
+
+
+def dice_words(pgettext: Callable[[str, str], str], value: str) -> str:
+    """A roll's phase, purpose or dice in the site's language (the catalogue's ``dice``
+    context): the engine records ids ("survival (natural)", "battle-2", "2d6")."""
+    said = pgettext("dice", value)
+    if said != value:
+        return said
+    numbered = _NUMBERED.fullmatch(value)
+    if numbered is not None:
+        base = pgettext("dice", numbered.group(1))
+        if base != numbered.group(1):
+            return f"{base} {numbered.group(2)}"
+    return value
+
+
 def dice_rows(ctx: SiteContext, turn: TurnView, root: str) -> Markup:
     """The rows of a turn's dice table.
 
@@ -534,7 +557,7 @@ def dice_rows(ctx: SiteContext, turn: TurnView, root: str) -> Markup:
     def text(value: str) -> str:
         html = escaped.get(value)
         if html is None:
-            html = escaped[value] = str(escape(value))
+            html = escaped[value] = str(escape(dice_words(ctx.narrator.p_, value)))
         return html
 
     rows = [
@@ -899,7 +922,7 @@ def build_wealth(ctx: SiteContext, write: Write) -> None:
     final = sorted(data.houses.values(), key=lambda h: (-h.treasury, h.name))
     render(ctx, write, "wealth.html", "wealth/index.html", by_turn=sorted(by_turn.items()),
            latest=sorted(latest, key=lambda r: (-r.treasury, r.house)), goods=goods,
-           final=final, cash_ins=[r for r in data.wealth if r.cash_in])
+           good_names={g: ctx.narrator.good(g) for g in goods}, final=final, cash_ins=[r for r in data.wealth if r.cash_in])
 
 
 def build_maps(ctx: SiteContext, write: Write) -> None:

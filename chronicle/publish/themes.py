@@ -13,7 +13,7 @@ from pathlib import Path
 import jinja2
 import jinja2.sandbox
 
-from chronicle.narration.narrator import FINISHING
+from chronicle.narration.grammar import FINISHING
 from chronicle.publish.errors import PublishError
 from chronicle.publish.i18n import translations
 from chronicle.publish.template_gettext import markup_gettext

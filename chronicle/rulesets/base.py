@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from adjudicator.dice import Roll
     from adjudicator.rulesets.base import Ruleset
     from adjudicator.state import GameState
+    from chronicle.localnames import LocalNames
 
 
 #: A public event as the export sees it: (turn, kind, payload).
@@ -156,3 +157,10 @@ class Descriptor(ABC):
         """Markdown lines a house's private report adds after the chronicle, in the
         language of ``gettext``."""
         return []
+
+    def local_names(self, spec: Mapping[str, Any], language: str) -> LocalNames:
+        """The content pack's names of the campaign's houses and provinces in
+        ``language`` (``name_fr``...), for what is read in that language."""
+        from chronicle.localnames import NO_NAMES
+
+        return NO_NAMES

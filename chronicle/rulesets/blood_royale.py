@@ -11,6 +11,7 @@ from chronicle.rulesets.dynastic import DynasticDescriptor
 
 if TYPE_CHECKING:
     from adjudicator.state import GameState
+    from chronicle.localnames import LocalNames
 
 #: The shared tables of every world (the world's map and houses come from its pack).
 _SHARED = "blood-royale"
@@ -44,6 +45,23 @@ class BloodRoyaleDescriptor(DynasticDescriptor):
                    "player": ""}
                   for h in ruleset_table(pack, "houses.toml")["house"]]
         return {"world": pack, "end_year": 1400, "house": houses}
+
+    def local_names(self, spec: Mapping[str, Any], language: str) -> LocalNames:
+        from chronicle.localnames import NO_NAMES, LocalNames, pack_names
+
+        if language == "en":
+            return NO_NAMES
+        pack = self.world(spec)
+        assert pack is not None
+        houses = ruleset_table(pack, "houses.toml")["house"]
+        english = {str(h["id"]): h.get("name") for h in houses}
+        local = pack_names(houses, language)
+        # A house the arbiter named otherwise in campaign.toml keeps that name.
+        renamed = {str(h.get("id")) for h in spec.get("house", [])
+                   if isinstance(h, dict) and h.get("name") != english.get(str(h.get("id")))}
+        return LocalNames(
+            houses={hid: name for hid, name in local.items() if hid not in renamed},
+            provinces=pack_names(ruleset_table(pack, "world.toml").get("province"), language))
 
     def demo_title(self, world: str | None) -> str:
         if (world or self.worlds[0]) == "westeros":

@@ -1,0 +1,119 @@
+"""Names a content pack gives its houses and provinces in other languages.
+
+A pack's ``[[house]]`` and ``[[province]]`` entries may carry,
+beside the English ``name``, one ``name_<language>`` per published language
+(``name_fr = "Normandie"``). The store, the exports and the engine keep the
+English names (the JSON export does not change with the site's language);
+only what a reader reads in that language uses them: the site, and the
+terminal's sentences.
+
+The packs ship with the program, but a bad name still gets
+``file:line: what and why`` (``check_names``), like every file Chronicle reads.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: The languages a campaign may be published in (``campaign.toml``'s ``language``).
+LANGUAGES = ("en", "fr")
+#: The entry lists of a pack that name things a reader sees.
+NAMED_TABLES = ("house", "province")
+_KEY = re.compile(r"name_(\w+)$")
+#: Longer than any real name, short enough for a map's label box.
+MAX_NAME = 60
+
+
+class ContentError(ValueError):
+    """A content pack's file holds a value Chronicle cannot use (``file:line: why``)."""
+
+
+def _line_of(text: str, key: str, ident: str) -> int | None:
+    """The line of ``key = ...`` in the entry whose ``id`` is ``ident``."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines)
+                  if re.match(rf'\s*id\s*=\s*"{re.escape(ident)}"', line)), None)
+    if start is None:
+        return None
+    setting = re.compile(rf"^\s*{re.escape(key)}\s*=")
+    for index in range(start, len(lines)):
+        if index > start and lines[index].lstrip().startswith("[["):
+            break
+        if setting.match(lines[index]):
+            return index + 1
+    return None
+
+
+def check_names(table: Mapping[str, Any], text: str, shown: str) -> None:
+    """Refuse a ``name_<language>`` that a page could not use, naming its line.
+
+    It must be for a language Chronicle publishes in (not English: that is
+    ``name``), stand beside a ``name``, and be one line of text without
+    markup characters, at most ``MAX_NAME`` characters long.
+    """
+    for kind in NAMED_TABLES:
+        entries = table.get(kind, [])
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            if not isinstance(entry, dict):
+                continue
+            ident = str(entry.get("id", "?"))
+            for key, value in entry.items():
+                match = _KEY.match(str(key))
+                if match is None:
+                    continue
+                language = match.group(1)
+                line = _line_of(text, key, ident)
+                where = f"{shown}:{line}" if line else shown
+                label = f"[[{kind}]] {ident!r}: {key}"
+                if language not in LANGUAGES or language == "en":
+                    others = ", ".join(f"name_{lang}" for lang in LANGUAGES if lang != "en")
+                    raise ContentError(f"{where}: {label}: no such language (the English "
+                                       f"name is 'name'; others are {others})")
+                if "name" not in entry:
+                    raise ContentError(f"{where}: {label}: the entry has no English 'name'")
+                if not isinstance(value, str):
+                    raise ContentError(f"{where}: {label} must be text, not {value!r}")
+                if not value.strip() or value != value.strip():
+                    raise ContentError(f"{where}: {label} must be a name, without spaces "
+                                       "around it")
+                if len(value) > MAX_NAME:
+                    raise ContentError(f"{where}: {label} is longer than {MAX_NAME} "
+                                       "characters")
+                if re.search(r"[\x00-\x1f\x7f<>&\"]", value):
+                    raise ContentError(f"{where}: {label} holds a control or markup "
+                                       "character (one of < > & \")")
+
+
+@dataclass(frozen=True)
+class LocalNames:
+    """Houses' and provinces' names in one language, by id; what is missing keeps
+    the name it has."""
+
+    houses: Mapping[str, str] = field(default_factory=dict)
+    provinces: Mapping[str, str] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.houses or self.provinces)
+
+    def house(self, hid: str, name: str) -> str:
+        return self.houses.get(hid, name)
+
+    def province(self, pid: str, name: str) -> str:
+        return self.provinces.get(pid, name)
+
+
+NO_NAMES = LocalNames()
+
+
+def pack_names(entries: Any, language: str) -> dict[str, str]:
+    """``id -> name_<language>`` of a pack's entry list (checked by ``check_names``)."""
+    if language == "en" or not isinstance(entries, list):
+        return {}
+    key = f"name_{language}"
+    return {str(e["id"]): str(e[key]) for e in entries
+            if isinstance(e, dict) and "id" in e and isinstance(e.get(key), str)}
