@@ -7,7 +7,8 @@ cards look like:
 
 - a card is a small table bordered in its sex's colour (the game's blue and
   pink borders), headed ``♂ 17`` or ``♀ 17``, over three cells holding the
-  symbols of its traits on the traits' colours (the names are in tooltips);
+  marks of its traits (``traitmarks``: drawn strokes, no emoji font needed)
+  on the traits' colours (the names are in tooltips and the marks' titles);
 - a couple is a small point between the two cards, on their rank, and the
   descendants hang from it;
 - each generation is one rank, labelled on the left with its fill
@@ -27,6 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from chronicle.publish import traitmarks
 from chronicle.publish.cache import render_cached
 from chronicle.publish.genealogy import (
     dot_string,
@@ -110,7 +112,7 @@ def _card_label(card: TableCard, traits: Mapping[str, Look], sexes: Mapping[str,
         look = traits.get(trait_id)
         colour = (safe_colour(look.colour) if look else None) or NEUTRAL
         fill = tint(colour, 0.55) if card.turned_over else colour
-        symbol = html_text(look.symbol or look.name[:1]) if look else "?"
+        symbol = html_text(traitmarks.placeholder(trait_id))
         cells.append(f'<TD BGCOLOR="{fill}" WIDTH="24" HEIGHT="22" FIXEDSIZE="TRUE">'
                      f"{symbol}</TD>")
     style = "rounded,dashed" if card.turned_over else "rounded"
@@ -175,6 +177,7 @@ def tree_dot(cards: Sequence[TableCard], generations: Sequence[GenerationFill],
              highlight: int | None = None) -> str:
     """The DOT source of the tree (pure text: the cache key)."""
     lines = [
+        f"/* {traitmarks.VERSION} */",
         f"digraph {dot_string(words.title)} {{",
         "  graph [rankdir=TB, nodesep=0.22, ranksep=0.45, fontname=Helvetica, "
         f'bgcolor="#ffffff", tooltip={dot_string(words.title)}];',
@@ -230,7 +233,8 @@ def tree_dot(cards: Sequence[TableCard], generations: Sequence[GenerationFill],
     return "\n".join(lines) + "\n"
 
 
-def render_tree(dot: str, cache_dir: Path | None) -> str:
-    """The SVG of ``dot``, read from the Graphviz cache when already laid out."""
-    return render_cached(dot, render_svg,
+def render_tree(dot: str, cache_dir: Path | None, traits: Mapping[str, Look]) -> str:
+    """The SVG of ``dot`` with its traits drawn in (``traits``: those ``dot`` was made
+    with), read from the Graphviz cache when already laid out."""
+    return render_cached(dot, lambda text: traitmarks.draw_in_tree(render_svg(text), traits),
                          graphviz_cache(cache_dir) if cache_dir is not None else None)

@@ -29,9 +29,12 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from markupsafe import Markup
+
 from adjudicator.rulesets.familles import Familles, export_familles
 from adjudicator.state import GameState
 from chronicle.narration import CardNote, Glossary
+from chronicle.publish import traitmarks
 from chronicle.publish.cardtree import (
     NEUTRAL,
     GenerationFill,
@@ -184,6 +187,11 @@ class Game:
     def finished(self) -> bool:
         return self.table.finished
 
+    @property
+    def sprite(self) -> Markup:
+        """The traits' drawings, defined once in each page (``traitmarks``)."""
+        return traitmarks.sprite(self.traits)
+
 
 @dataclass
 class FamillesContext(SiteContext):
@@ -224,7 +232,7 @@ def prepare(ctx: SiteContext) -> FamillesContext:
 
     def draw(table: TableView, highlight: int | None) -> str:
         return render_tree(tree_dot(table.cards, table.generations, traits, sexes, words,
-                                    players, link, highlight=highlight), folder)
+                                    players, link, highlight=highlight), folder, traits)
 
     before: TableView | None = None
     for turn in data.turns:
