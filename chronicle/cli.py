@@ -562,26 +562,48 @@ def simulate(ruleset: str, runs: int, turns: int, seed: str, world: str | None,
 
 
 @cli.command()
-@click.argument("directory", type=click.Path(file_okay=False, path_type=Path),
-                default=Path("site"))
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path), default=Path("site"))
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
-def serve(directory: Path, port: int) -> None:
-    """Preview a built site on http://127.0.0.1:PORT/ (loopback only)."""
-    import functools
-    import http.server
+@click.option("--watch", is_flag=True,
+              help="FOLDER is a campaign: build its site into --output, build it again "
+                   "whenever its store changes, and reload the open pages.")
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("site"), show_default=True, help="With --watch: the site's folder.")
+@click.option("--interval", type=click.FloatRange(min=0.1), default=1.0, show_default=True,
+              help="With --watch: seconds between looks at the store.")
+@refusals
+def serve(folder: Path, port: int, watch: bool, output: Path, interval: float) -> None:
+    """Preview a built site on http://127.0.0.1:PORT/ (loopback only).
 
-    if not (directory / "index.html").is_file():
-        click.echo(f"error: {directory}/index.html not found; run 'chronicle build' first",
+    Only the site's own files are served, never through a link.
+    """
+    from chronicle.serve import Watcher, make_server
+
+    watcher = None
+    site = folder
+    if watch:
+        from chronicle.campaign import load_campaign
+
+        load_campaign(folder)
+        site = output
+        watcher = Watcher(folder, output, click.echo, interval=interval)
+        if not watcher.build():
+            sys.exit(1)
+        watcher.start()
+    if not (site / "index.html").is_file():
+        click.echo(f"error: {site}/index.html not found; run 'chronicle build' first",
                    err=True)
         sys.exit(1)
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(directory))
-    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
-        click.echo(f"Serving {directory}/ on http://127.0.0.1:{server.server_port}/ "
-                   "(Ctrl-C to stop)")
+    with make_server(site, port, watcher) as server:
+        click.echo(f"Serving {site}/ on http://127.0.0.1:{server.server_port}/ "
+                   + ("(watching the campaign; " if watcher else "(") + "Ctrl-C to stop)")
         try:
             server.serve_forever()
         except KeyboardInterrupt:
             click.echo("stopped")
+        finally:
+            if watcher is not None:
+                watcher.stop()
 
 
 def main() -> None:
