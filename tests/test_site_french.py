@@ -184,7 +184,7 @@ def test_the_french_site_names_houses_and_provinces_from_the_pack(
     (``name_fr``, …), and the French site uses those names"."""
     site = french_sites["blood-royale"]
     houses = (site / "houses/index.html").read_text(encoding="utf-8")
-    assert "Maison Plantagenêt" in houses and "Maison d’Anjou" in houses
+    assert "La Maison Plantagenêt" in houses and "La Maison d’Anjou" in houses
     board = (site / "maps/turn-001.svg").read_text(encoding="utf-8")
     assert "Normandie" in board and "Bourgogne" in board and "Mer du Nord" in board
     every_map = " ".join(m.read_text(encoding="utf-8") for m in site.glob("maps/*.svg"))
@@ -206,6 +206,10 @@ def test_the_french_site_names_houses_and_provinces_from_the_pack(
     ("De Le Nord vint l’hiver", "Du Nord vint l’hiver"),
     ("de L’Île-aux-Ours", "de l’Île-aux-Ours"),
     ("l’armée de Edward", "l’armée d’Edward"),
+    ("La Maison Capet et La Maison de Castille : La Maison Capet l’emporta. La Maison",
+     "La Maison Capet et la Maison de Castille : la Maison Capet l’emporta. La Maison"),
+    ('ordre : <a href="x">La Maison d’Anjou</a>, <a href="y">L’Ordre</a>',
+     'ordre : <a href="x">la Maison d’Anjou</a>, <a href="y">l’Ordre</a>'),
     # Nothing else is touched: a name that only begins like an article, or "de" before
     # a consonant or an aspirated h.
     ("de Lemaire, de Leinster, en Normandie", "de Lemaire, de Leinster, en Normandie"),
@@ -302,7 +306,7 @@ def test_the_shipped_packs_name_every_house_and_province_in_french() -> None:
     kind = descriptor("blood-royale")
     spec = kind.campaign_spec(None)
     names = kind.local_names(spec, "fr")
-    assert names.houses["england"] == "Maison Plantagenêt"
+    assert names.houses["england"] == "La Maison Plantagenêt"
     assert names.provinces["normandy"] == "Normandie"
     assert names.provinces["burgundy"] == "Bourgogne"
     world = kind.rules(spec)["world"]["province"]

@@ -3,7 +3,8 @@
 A catalogue's sentence is written around blanks (``Bataille de %(province)s``),
 and the name that fills a blank may begin with a vowel or carry its own
 article. French then elides (``d’Edward``, not ``de Edward``) and contracts
-(``du Nord``, not ``de Le Nord``; ``dans le Bief``, not ``en Le Bief``). The
+(``du Nord``, not ``de Le Nord``; ``dans le Bief``, not ``en Le Bief``), and
+a name's article inside a sentence is in lower case (``et la Maison Capet``). The
 texts are escaped HTML, and a name may come inside its link, so an article
 may stand before the name's tag.
 """
@@ -45,10 +46,16 @@ def _contract(match: re.Match[str]) -> str:
     return f"{said} {tag}{art}"
 
 
+# A name's own article after a word or a comma, colon...: not a sentence's first word.
+_INSIDE = re.compile(rf"(?<=[\w,;:]) {_TAG}(Les |Le |La |L’)")
+
+
 def contract_french(text: str) -> str:
-    """An article a name begins with, joined to the word before it: "la bataille du
-    Nord", "dans les Terres de l’Ouest", "de la Treille"."""
-    return _CONTRACTION.sub(_contract, text)
+    """An article a name begins with, joined to the word before it ("la bataille du
+    Nord", "dans les Terres de l’Ouest", "de la Treille"), and in lower case
+    inside a sentence ("entre la Maison Capet et la Maison de Castille")."""
+    joined = _CONTRACTION.sub(_contract, text)
+    return _INSIDE.sub(lambda m: f" {m.group(1)}{m.group(2).lower()}", joined)
 
 
 def finish_french(text: str) -> str:
@@ -58,3 +65,9 @@ def finish_french(text: str) -> str:
 
 #: Language -> what finishes a filled sentence there.
 FINISHING: dict[str, Callable[[str], str]] = {"fr": finish_french}
+
+
+def finish(language: str, text: str) -> str:
+    """``text``, filled in, as ``language`` says it (unchanged where nothing needs doing)."""
+    finishing = FINISHING.get(language)
+    return finishing(text) if finishing is not None else text

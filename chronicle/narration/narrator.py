@@ -448,13 +448,17 @@ class Narrator:
         if template is None:
             template = self._formats[msg] = str(escape(self._(msg)))
         text = template % {k: escape(_clean(v)) for k, v in values.items()}
-        return Markup(self._finish(text) if self._finish is not None else text)
+        return Markup(self.finish(text))
+
+    def finish(self, text: str) -> str:
+        """A filled-in text with the language's contractions and elisions made."""
+        return self._finish(text) if self._finish is not None else text
 
     def n_fmt(self, singular: str, plural: str, num: int, **values: Any) -> Markup:
         """``fmt`` for a message with a plural form chosen by ``num``."""
         template = str(escape(self.n_(singular, plural, num)))
         text = template % {"num": num, **{k: escape(_clean(v)) for k, v in values.items()}}
-        return Markup(self._finish(text) if self._finish is not None else text)
+        return Markup(self.finish(text))
 
     def joined(self, parts: Iterable[Markup]) -> Markup:
         """``a and b and c``, in the narrator's language."""

@@ -56,7 +56,7 @@ def start_genealogies(lineage: Lineage | SiteData) -> genealogy.PendingGenealogi
     tree = [genealogy.TreePerson(
         id=p.id, name=p.name, sex=p.sex, born=p.born, died=p.died, dynasty=p.dynasty,
         father=p.father, mother=p.mother, refs=p.refs, ruler=p.id in reigning,
-        was_ruler=p.id in rulers, title=ruler_title(_, houses, p))
+        was_ruler=p.id in rulers, title=ruler_title(_, houses, p, lineage.campaign.language))
         for p in sorted(people.values(), key=lambda p: (p.seq, p.id))]
     marriages = [genealogy.TreeMarriage(husband=m.husband, wife=m.wife, year=m.year)
                  for m in lineage.marriages]

@@ -43,7 +43,7 @@ import nh3
 from markupsafe import Markup, escape
 
 from chronicle.narration import ROOT, Glossary, Narrator
-from chronicle.narration.grammar import FINISHING
+from chronicle.narration.grammar import finish
 from chronicle.narration.narrator import LEDGER_COLUMNS
 from chronicle.publish.data import (
     BattleView,
@@ -225,8 +225,7 @@ def battle_title(_: Callable[[str], str], battle: BattleView, language: str = "e
                                                             "number": battle.title_number}
     else:
         title = _("Battle of %(province)s") % values
-    finish = FINISHING.get(language)
-    return finish(title) if finish is not None else title
+    return finish(language, title)
 
 
 def _root(rel: str) -> str:
@@ -500,8 +499,8 @@ def ref_items(ctx: SiteContext, person: PersonView, root: str) -> Markup:
         key = ("ref-house", dynasty, root)
         where = memo.get(key)
         if where is None:
-            where = memo[key] = str(escape(_("in %(house)s")) % {
-                "house": ctx.narrator.house(dynasty, root)})
+            where = memo[key] = ctx.narrator.finish(str(escape(_("in %(house)s")) % {
+                "house": ctx.narrator.house(dynasty, root)}))
         items.append(f"<li><code>{escape(ref)}</code> {where}{renounced if gone else ''}</li>")
     return Markup("\n".join(items))
 
@@ -735,11 +734,11 @@ def _ledger_table(ctx: SiteContext, sums: Mapping[str, Mapping[str, int]],
 
 def title_of(ctx: SiteContext, person: PersonView) -> str | None:
     """A ruler's title (localised), for pages and genealogy labels."""
-    return ruler_title(ctx._, ctx.data.houses, person)
+    return ruler_title(ctx._, ctx.data.houses, person, ctx.narrator.language)
 
 
 def ruler_title(_: Callable[[str], str], houses: Mapping[str, HouseView],
-                person: PersonView) -> str | None:
+                person: PersonView, language: str = "en") -> str | None:
     """``title_of`` before there is a context: the genealogies start earlier."""
     for hid, _start, end in person.reigns:
         house = houses.get(hid)
@@ -747,10 +746,10 @@ def ruler_title(_: Callable[[str], str], houses: Mapping[str, HouseView],
             continue
         values = {"house": house.name}
         if end is None and house.ruler == person.id:
-            return (_("King of %(house)s") if person.sex == "M" else _("Queen of %(house)s")) \
-                % values
-        return (_("former King of %(house)s") if person.sex == "M"
-                else _("former Queen of %(house)s")) % values
+            return finish(language, (_("King of %(house)s") if person.sex == "M"
+                                     else _("Queen of %(house)s")) % values)
+        return finish(language, (_("former King of %(house)s") if person.sex == "M"
+                                 else _("former Queen of %(house)s")) % values)
     return None
 
 
@@ -869,7 +868,7 @@ def build_people(ctx: SiteContext, write: Write) -> None:
             continue
         descendants = charts.descendants(person.id, root)
         render(ctx, write, "person.html", rel, p=person, title=title,
-               titles=title_items(_, kin, person),
+               titles=title_items(_, kin, person, narrator.language),
                family=family_html(_, narrator, kin, person, root),
                claims=claims_html(_, narrator, kin, person, root),
                ancestor_chart=Markup(charts.ancestors(person.id, root)),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from chronicle.narration import Narrator
+from chronicle.narration.grammar import finish
 from chronicle.publish.data import MarriageView, PersonView
 from chronicle.publish.kin import Kin, ref_digits
 
@@ -34,17 +35,18 @@ def span(_: Gettext, start: int, end: int | None) -> str:
             else _("since %(start)s") % {"start": start})
 
 
-def titles(_: Gettext, kin: Kin, person: PersonView) -> list[Title]:
+def titles(_: Gettext, kin: Kin, person: PersonView, language: str = "en") -> list[Title]:
     """Reigns, then the consorts' titles (RULES.md A1, A6): king, queen, King Consort,
-    queen consort, widowed queen."""
+    queen consort, widowed queen (in ``language``'s grammar: "Reine de la Maison X")."""
     houses, people = kin.houses, kin.people
     found: list[Title] = []
     male = person.sex == "M"
     for hid, start, end in person.reigns:
         house = houses.get(hid)
         name = house.name if house is not None else hid
-        found.append(Title((_("King of %(house)s") if male else _("Queen of %(house)s"))
-                           % {"house": name}, start, end))
+        found.append(Title(finish(language, (_("King of %(house)s") if male
+                                             else _("Queen of %(house)s")) % {"house": name}),
+                           start, end))
     for m in kin.marriages.get(person.id, []):
         spouse = people.get(m.wife if m.husband == person.id else m.husband)
         if spouse is None:
@@ -63,7 +65,7 @@ def titles(_: Gettext, kin: Kin, person: PersonView) -> list[Title]:
                 text = _("Queen of %(house)s, then widowed queen") % values
             else:
                 text = _("Queen consort of %(house)s") % values
-            found.append(Title(text, first, last))
+            found.append(Title(finish(language, text), first, last))
     return sorted(found, key=lambda t: (t.start, t.text))
 
 
@@ -73,9 +75,9 @@ def _earliest(a: int | None, b: int | None) -> int | None:
     return a if b is None else min(a, b)
 
 
-def title_items(_: Gettext, kin: Kin, person: PersonView) -> Markup:
+def title_items(_: Gettext, kin: Kin, person: PersonView, language: str = "en") -> Markup:
     return Markup("\n".join(f"<li>{escape(t.text)}, {escape(span(_, t.start, t.end))}</li>"
-                            for t in titles(_, kin, person)))
+                            for t in titles(_, kin, person, language)))
 
 
 def marriage_words(_: Gettext, narrator: Narrator, kin: Kin, m: MarriageView | None,
@@ -150,8 +152,8 @@ def claims_html(_: Gettext, narrator: Narrator, kin: Kin, person: PersonView,
         key = ("in", claim.dynasty, root)
         where = words.get(key)
         if where is None:
-            where = words[key] = str(escape(_("in %(house)s")) % {
-                "house": narrator.house(claim.dynasty, root)})
+            where = words[key] = narrator.finish(str(escape(_("in %(house)s")) % {
+                "house": narrator.house(claim.dynasty, root)}))
         if claim.renounced:
             place = _fixed(words, _("Renounced: no longer in the succession."))
         elif claim.rank == 1:
