@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+# The sentences below tell Blood Royale's events: its engine registers their kinds, as it
+# does in any campaign of it (the narrator loads a ruleset's sentences with its events).
+import adjudicator.rulesets.blood_royale  # noqa: F401
 from chronicle.demo import play_turns
 from chronicle.narration import Glossary, Narrator
 from chronicle.narration.grammar import contract_french, elide_french, finish_french
@@ -106,7 +109,7 @@ ENGLISH = ("Turn ", " was born", " died", "married", "marriage", "army", "armies
            "Dice", "Maps", "Previous", "Next", "Born", "Died", "Father", "Mother",
            "Treasury", "Taxes", "upkeep", "Legend", "Uncontrolled", "survival", "attempt", " and ",
            " of the ", " in the ", "Kingdom", "Move ", " moves", "card", "Sea", "Ocean",
-           "Channel", "Normandy", "Burgundy", "England")
+           "Channel", "Normandy", "Burgundy", "England", "The ", "King's", "Landing")
 #: Every kind of page a Blood Royale campaign publishes (folder under the campaign).
 BLOOD_ROYALE_KINDS = ("index.html", "turns", "people", "houses", "battles", "dice", "wealth",
                       "maps", "genealogy", "relationship", "search", "charts")
@@ -138,6 +141,7 @@ class _Text(HTMLParser):
 
 def _french_demo(root: Path, ruleset: str, turns: int, world: str | None = None) -> Path:
     """The demo campaign as ``chronicle demo`` plays it, with ``language = "fr"``."""
+    root.mkdir(exist_ok=True)
     folder = root / ruleset
     scaffold(folder, ruleset, world=world, title="Démo", seed="chronicle-demo")
     toml = folder / "campaign.toml"
@@ -154,10 +158,12 @@ def _french_demo(root: Path, ruleset: str, turns: int, world: str | None = None)
 def french_sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("fr-demo")
     return {"blood-royale": _french_demo(root, "blood-royale", 6),
+            "westeros": _french_demo(root / "w", "blood-royale", 6, "westeros"),
             "familles": _french_demo(root, "familles", 60)}
 
 
 @pytest.mark.parametrize("ruleset, kinds", [("blood-royale", BLOOD_ROYALE_KINDS),
+                                            ("westeros", BLOOD_ROYALE_KINDS),
                                             ("familles", FAMILLES_KINDS)])
 def test_no_french_page_says_a_word_of_english(french_sites: dict[str, Path], ruleset: str,
                                                kinds: tuple[str, ...]) -> None:
