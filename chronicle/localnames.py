@@ -66,27 +66,30 @@ def check_names(table: Mapping[str, Any], text: str, shown: str) -> None:
                 match = _KEY.match(str(key))
                 if match is None:
                     continue
-                language = match.group(1)
-                line = _line_of(text, key, ident)
-                where = f"{shown}:{line}" if line else shown
-                label = f"[[{kind}]] {ident!r}: {key}"
-                if language not in LANGUAGES or language == "en":
-                    others = ", ".join(f"name_{lang}" for lang in LANGUAGES if lang != "en")
-                    raise ContentError(f"{where}: {label}: no such language (the English "
-                                       f"name is 'name'; others are {others})")
-                if "name" not in entry:
-                    raise ContentError(f"{where}: {label}: the entry has no English 'name'")
-                if not isinstance(value, str):
-                    raise ContentError(f"{where}: {label} must be text, not {value!r}")
-                if not value.strip() or value != value.strip():
-                    raise ContentError(f"{where}: {label} must be a name, without spaces "
-                                       "around it")
-                if len(value) > MAX_NAME:
-                    raise ContentError(f"{where}: {label} is longer than {MAX_NAME} "
-                                       "characters")
-                if re.search(r"[\x00-\x1f\x7f<>&\"]", value):
-                    raise ContentError(f"{where}: {label} holds a control or markup "
-                                       "character (one of < > & \")")
+                why = _wrong(match.group(1), entry, value)
+                if why is not None:
+                    # Looked for only now: every command reads the packs.
+                    line = _line_of(text, key, ident)
+                    where = f"{shown}:{line}" if line else shown
+                    raise ContentError(f"{where}: [[{kind}]] {ident!r}: {key}{why}")
+
+
+def _wrong(language: str, entry: Mapping[str, Any], value: Any) -> str | None:
+    """What is wrong with an entry's ``name_<language> = value``, or None."""
+    if language not in LANGUAGES or language == "en":
+        others = ", ".join(f"name_{lang}" for lang in LANGUAGES if lang != "en")
+        return f": no such language (the English name is 'name'; others are {others})"
+    if "name" not in entry:
+        return ": the entry has no English 'name'"
+    if not isinstance(value, str):
+        return f" must be text, not {value!r}"
+    if not value.strip() or value != value.strip():
+        return " must be a name, without spaces around it"
+    if len(value) > MAX_NAME:
+        return f" is longer than {MAX_NAME} characters"
+    if re.search(r"[\x00-\x1f\x7f<>&\"]", value):
+        return " holds a control or markup character (one of < > & \")"
+    return None
 
 
 @dataclass(frozen=True)
