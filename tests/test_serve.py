@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from test_site_browser import CHROMIUM, DRIVER, MISSING, browser  # noqa: F401
 
 from chronicle.scaffold import scaffold
 from chronicle.serve import NotServed, site_file
@@ -119,6 +120,24 @@ def test_watch_rebuilds_when_a_turn_is_adjudicated_and_pages_reload(campaign: Pa
     published = [p.read_text(encoding="utf-8") for p in site.rglob("*.html")]
     assert len(published) > 20
     assert not any("__chronicle" in text for text in published)
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason=MISSING)
+def test_an_open_page_reloads_itself_in_chromium(browser: object,  # noqa: F811
+                                                 campaign: Path, tmp_path: Path) -> None:
+    """"...and reloads open pages": the page open in the browser shows the new turn
+    without anyone reloading it."""
+    with _serving("--watch", campaign, "-o", tmp_path / "site", "--interval", "0.3") as url:
+        browser.get(f"{url}{campaign.name}/index.html")  # type: ignore[attr-defined]
+        # A mark on this very page: gone once the page has been loaded again.
+        browser.execute_script("window.chronicleMark = 1")  # type: ignore[attr-defined]
+        assert "turn-002" not in browser.page_source  # type: ignore[attr-defined]
+        (campaign / "orders" / "turn-002").mkdir(parents=True, exist_ok=True)
+        assert _chronicle("adjudicate", campaign, "--yes").returncode == 0
+        _until("the open page to reload", lambda: browser.execute_script(  # type: ignore[attr-defined]
+            "return window.chronicleMark === undefined && "
+            "document.body.innerHTML.includes('turn-002')"))
 
 
 def test_serve_hands_out_only_the_sites_own_files(campaign: Path, tmp_path: Path) -> None:
