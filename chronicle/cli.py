@@ -356,6 +356,28 @@ def _absolute_url(_ctx: click.Context, _param: click.Parameter, value: str) -> s
     return value
 
 
+def _published_at(campaigns: tuple[Path, ...]) -> str:
+    """The site's address as the campaigns' ``campaign.toml`` give it (``base_url``),
+    for a build not given ``--base-url``: the reports link the very pages it makes."""
+    import tomllib
+
+    from chronicle.campaign import CampaignError, read_input
+
+    found = set()
+    for folder in campaigns:
+        try:
+            text = read_input(folder, folder / "campaign.toml", "campaign.toml")
+            value = tomllib.loads(text.decode("utf-8")).get("base_url") if text else None
+        except (CampaignError, UnicodeError, tomllib.TOMLDecodeError):
+            continue  # loading the campaign says what is wrong with the file
+        if isinstance(value, str) and value:
+            found.add(value)
+    if len(found) > 1:
+        raise click.UsageError(f"the campaigns give different base_url values "
+                               f"({', '.join(sorted(found))}): give the site's with --base-url")
+    return found.pop() if found else ""
+
+
 @cli.command()
 @click.argument("campaigns", nargs=-1, required=True,
                 type=click.Path(file_okay=False, path_type=Path))
@@ -363,12 +385,14 @@ def _absolute_url(_ctx: click.Context, _param: click.Parameter, value: str) -> s
               default=Path("site"), show_default=True)
 @click.option("--base-url", default="", metavar="URL", callback=_absolute_url,
               help="Where the site will live (https://...), for absolute links in the "
-                   "feed and a sitemap (written only then: it needs full addresses).")
+                   "feed and a sitemap (written only then: it needs full addresses). "
+                   "Default: the campaigns' base_url in campaign.toml, if they give one.")
 @refusals
 def build(campaigns: tuple[Path, ...], output: Path, base_url: str) -> None:
     """Publish the static site; several campaigns form one archive."""
     from chronicle.publish.inputs import up_to_date
 
+    base_url = base_url or _published_at(campaigns)
     # Before anything heavy is imported: a site made from these very inputs
     # is left as it is (the whole command then costs a hash of the stores).
     files = up_to_date(list(campaigns), output, base_url)

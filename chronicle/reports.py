@@ -18,6 +18,7 @@ from adjudicator.state import GameState
 from chronicle.campaign import Campaign, write_inside
 from chronicle.escape import md_block, md_code
 from chronicle.escape import md_escape as _md
+from chronicle.localnames import NO_NAMES, LocalNames
 from chronicle.narration.plain import ReportTeller
 from chronicle.outcome import TurnOutcome
 from chronicle.publish.i18n import translations
@@ -33,11 +34,12 @@ def _same(text: str) -> str:
 def house_report(state: GameState, outcome: TurnOutcome, house: str, ruleset: Ruleset,
                  kind: Descriptor, chronicle: list[str] | None = None,
                  yours: list[str] | None = None, _: Gettext = _same,
-                 template: str | None = None) -> str:
+                 template: str | None = None, names: LocalNames = NO_NAMES) -> str:
     """``house``'s report; ``chronicle`` and ``yours`` are Markdown lines (see
-    ``ReportTeller``), ``template`` the next turn's order file."""
+    ``ReportTeller``), ``template`` the next turn's order file, ``names`` the
+    content pack's names in the report's language."""
     result = outcome.result
-    name = state.houses[house].name if house in state.houses else house
+    name = names.house(house, state.houses[house].name) if house in state.houses else house
     when = kind.calendar.when_in(outcome.turn, outcome.year, _)
     lines = [f"# {_md(name)}: {when}", ""]
     sheet = outcome.orders.sheets.get(house)
@@ -111,11 +113,13 @@ def write_reports(campaign: Campaign, ruleset: Ruleset, outcome: TurnOutcome) ->
     state = outcome.result.state
     language = campaign.language
     _ = translations(language).gettext
-    teller = ReportTeller(state, outcome.result.events, language, campaign.site_folder_url)
+    names = campaign.descriptor.local_names(campaign.spec, language)
+    teller = ReportTeller(state, outcome.result.events, language, campaign.site_folder_url,
+                          names)
     chronicle = _event_lines(state, outcome.result.events, _, teller)
     texts = {f"{house}.md": house_report(
         state, outcome, house, ruleset, campaign.descriptor, chronicle,
-        teller.for_house(house), _, template_for(campaign, ruleset, state, house))
+        teller.for_house(house), _, template_for(campaign, ruleset, state, house), names)
         for house in sorted(outcome.previous.houses)}
     texts["arbiter.md"] = arbiter_report(state, outcome, campaign.descriptor, chronicle, _)
     written = []

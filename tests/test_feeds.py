@@ -9,6 +9,7 @@ relative <loc>s are invalid." The feed is read by a real feed parser
 from __future__ import annotations
 
 import calendar
+import shutil
 import sqlite3
 import time
 import xml.etree.ElementTree as ET
@@ -147,3 +148,27 @@ def test_a_base_url_must_be_a_full_address(campaign: Path, tmp_path: Path) -> No
     result = run("build", campaign, "-o", tmp_path / "site", "--base-url", "archive/")
     assert result.exit_code == 2 and "give the full address" in result.output
     assert not (tmp_path / "site").exists()
+
+
+def test_a_build_not_given_a_base_url_takes_the_campaigns(campaign: Path,
+                                                          tmp_path: Path) -> None:
+    """campaign.toml's ``base_url`` is where the reports link the battles' pages
+    (docs/arbiter.md): ``chronicle build`` without ``--base-url`` publishes at that
+    address, and campaigns that disagree on it are refused rather than guessed at."""
+    from cli_support import run
+
+    own = tmp_path / "fixture-wars"
+    shutil.copytree(campaign, own)
+    toml = own / "campaign.toml"
+    toml.write_text(f'base_url = "{BASE}"\n' + toml.read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    assert run("build", own, "-o", tmp_path / "site").exit_code == 0
+    root = ET.fromstring((tmp_path / "site" / "sitemap.xml").read_bytes())
+    assert all((loc.text or "").startswith(BASE) for loc in root.iter(f"{SITEMAP}loc"))
+    other = tmp_path / "second"
+    shutil.copytree(own, other)
+    (other / "campaign.toml").write_text(
+        toml.read_text(encoding="utf-8").replace(BASE, "https://elsewhere.example.org/")
+        .replace('slug = "fixture-wars"', 'slug = "second-war"'), encoding="utf-8")
+    both = run("build", own, other, "-o", tmp_path / "both")
+    assert both.exit_code == 2 and "different base_url values" in both.output

@@ -254,6 +254,9 @@ def test_reports_and_templates_are_in_the_campaigns_language(
             assert heading in report
         assert re.search(r"Manche 1 : vous avez joué en position \d sur 5", report)
         assert "## Your orders" not in report and "The roll was" not in report
+        # Issue 19 item 4: the pack's French names ("name_fr"), in reports too.
+        assert report.startswith("# La Maison Plantagenêt")
+        assert "House Plantagenet" not in report
         template = report.split("## Vos ordres pour le prochain tour")[1]
         assert "# Ordres pour le tour 4 (1315)." in template
         assert "# ---- Guerre et économie (Blood Royale) ----" in template

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from site_fixture import build_fixture
 
-from chronicle.publish import build_site
+from chronicle.publish import build_site, inputs
 from chronicle.publish.inputs import MANIFEST, up_to_date
 
 
@@ -35,9 +35,10 @@ def test_the_same_inputs_are_up_to_date(built: tuple[Path, Path, int]) -> None:
 
 
 @pytest.mark.parametrize("change", ["store", "commentary", "theme", "base-url", "page-gone",
-                                    "manifest-link", "page-link", "other-campaign"])
+                                    "manifest-link", "page-link", "other-campaign",
+                                    "content-pack"])
 def test_anything_else_builds(built: tuple[Path, Path, int], tmp_path: Path,
-                              change: str) -> None:
+                              change: str, monkeypatch: pytest.MonkeyPatch) -> None:
     campaign, site = copies(built, tmp_path)
     base_url, campaigns = "", [campaign]
     if change == "store":
@@ -59,6 +60,16 @@ def test_anything_else_builds(built: tuple[Path, Path, int], tmp_path: Path,
         page = next(site.glob("*/people/*/index.html"))
         page.rename(tmp_path / "page")
         os.symlink(tmp_path / "page", page)
+    elif change == "content-pack":
+        # A pack's French name edited: the pages that show it must be made again.
+        packs = tmp_path / "content"
+        shutil.copytree(inputs.content_dir(), packs)
+        houses = packs / "rulesets" / "blood-royale" / "houses.toml"
+        text = houses.read_text(encoding="utf-8")
+        assert "La Maison Plantagenêt" in text
+        houses.write_text(text.replace("La Maison Plantagenêt", "Les Plantagenêts"),
+                          encoding="utf-8")
+        monkeypatch.setattr(inputs, "content_dir", lambda: packs)
     else:
         campaigns.append(build_fixture(tmp_path / "second", turns=1, slug="second-war"))
     assert up_to_date(campaigns, site, base_url) is None

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import adjudicator
 import chronicle
-from chronicle.resources import themes_dir
+from chronicle.resources import content_dir, themes_dir
 
 STORE = "chronicle.sqlite"
 MANIFEST = ".chronicle-manifest"
@@ -67,13 +67,16 @@ def _hash_files(digest: hashlib._Hash, inputs: Iterable[tuple[int, Path, Path]])
 
 def code_print(chain: list[Path], base_url: str) -> str:
     """The hash of what every page is made with: the theme layers, the code and
-    its catalogues, and the base URL (not the campaign)."""
+    its catalogues, the content packs, and the base URL (not the campaign)."""
     digest = hashlib.sha256(base_url.encode())
     inputs: list[tuple[int, Path, Path]] = []
     for index, layer in enumerate(chain, start=1):
         inputs += [(index, layer, p) for p in _files_under(layer, ["*"])]
     for index, package in enumerate(CODE, start=-len(CODE)):
         inputs += [(index, package, p) for p in _files_under(package, ["*.py", "*.po"])]
+    # The content packs too: pages show their names (a house's French one...).
+    packs = content_dir()
+    inputs += [(-len(CODE) - 1, packs, p) for p in _files_under(packs, ["*.toml"])]
     _hash_files(digest, inputs)
     return digest.hexdigest()
 
