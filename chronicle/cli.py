@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -356,26 +357,36 @@ def _absolute_url(_ctx: click.Context, _param: click.Parameter, value: str) -> s
     return value
 
 
-def _published_at(campaigns: tuple[Path, ...]) -> str:
-    """The site's address as the campaigns' ``campaign.toml`` give it (``base_url``),
-    for a build not given ``--base-url``: the reports link the very pages it makes."""
+@dataclass(frozen=True)
+class _Language:
+    language: str
+
+
+def _site_facts(campaigns: tuple[Path, ...]) -> tuple[str, str]:
+    """What the campaigns' ``campaign.toml`` say of the site, read before anything
+    heavy: its address (``base_url``), for a build not given ``--base-url`` (the
+    reports link the very pages it makes), and the first one's language, which
+    the build's messages speak (as the archive's index does)."""
     import tomllib
 
     from chronicle.campaign import CampaignError, read_input
+    from chronicle.localnames import LANGUAGES
 
-    found = set()
+    found, languages = set(), []
     for folder in campaigns:
         try:
             text = read_input(folder, folder / "campaign.toml", "campaign.toml")
-            value = tomllib.loads(text.decode("utf-8")).get("base_url") if text else None
+            spec = tomllib.loads(text.decode("utf-8")) if text else {}
         except (CampaignError, UnicodeError, tomllib.TOMLDecodeError):
             continue  # loading the campaign says what is wrong with the file
+        value, language = spec.get("base_url"), spec.get("language")
         if isinstance(value, str) and value:
             found.add(value)
+        languages.append(language if language in LANGUAGES else "en")
     if len(found) > 1:
         raise click.UsageError(f"the campaigns give different base_url values "
                                f"({', '.join(sorted(found))}): give the site's with --base-url")
-    return found.pop() if found else ""
+    return (found.pop() if found else ""), (languages[0] if languages else "en")
 
 
 @cli.command()
@@ -392,12 +403,15 @@ def build(campaigns: tuple[Path, ...], output: Path, base_url: str) -> None:
     """Publish the static site; several campaigns form one archive."""
     from chronicle.publish.inputs import up_to_date
 
-    base_url = base_url or _published_at(campaigns)
+    published, language = _site_facts(campaigns)
+    base_url = base_url or published
+    _ = words(_Language(language))
     # Before anything heavy is imported: a site made from these very inputs
     # is left as it is (the whole command then costs a hash of the stores).
     files = up_to_date(list(campaigns), output, base_url)
     if files is not None:
-        click.echo(f"Site in {output}/ is up to date: {files} files, 0 changed.")
+        click.echo(_("Site in %(output)s/ is up to date: %(files)s files, 0 changed.",
+                     output=output, files=files))
         return
     from chronicle.campaign import load_campaign
     from chronicle.publish import build_site
@@ -405,8 +419,10 @@ def build(campaigns: tuple[Path, ...], output: Path, base_url: str) -> None:
     for folder in campaigns:
         load_campaign(folder)
     report = build_site(list(campaigns), output, base_url=base_url)
-    click.echo(f"Site written to {output}/: {report.files} files, {len(report.changed)} "
-               f"changed, {len(report.removed)} removed. Open {output}/index.html.")
+    click.echo(_("Site written to %(output)s/: %(files)s files, %(changed)s changed, "
+                 "%(removed)s removed. Open %(output)s/index.html.", output=output,
+                 files=report.files, changed=len(report.changed),
+                 removed=len(report.removed)))
 
 
 @cli.command()
@@ -508,7 +524,8 @@ def mail_send(campaign: Path, smtp: str | None, dry_run: bool) -> None:
     from chronicle.mail.sending import parse_hostport, send_mail
 
     override = parse_hostport(smtp) if smtp else None
-    for line in send_mail(load_campaign(campaign), smtp_override=override, dry_run=dry_run):
+    camp = load_campaign(campaign)
+    for line in send_mail(camp, smtp_override=override, dry_run=dry_run, say=words(camp)):
         click.echo(line)
 
 
@@ -522,10 +539,13 @@ def archive(campaign: Path, output: Path) -> None:
     from chronicle.archive import make_bundle
     from chronicle.campaign import load_campaign
 
-    bundle = make_bundle(load_campaign(campaign), output)
-    what = ("the whole campaign (ended)" if bundle.ended else
-            "what is public so far: no seed, orders, reports or store until 'chronicle end'")
-    click.echo(f"Bundle written to {bundle.path}: {bundle.files} files, {what}.")
+    camp = load_campaign(campaign)
+    bundle = make_bundle(camp, output)
+    _ = words(camp)
+    what = (_("the whole campaign (ended)") if bundle.ended else
+            _("what is public so far: no seed, orders, reports or store until 'chronicle end'"))
+    click.echo(_("Bundle written to %(path)s: %(files)s files, %(what)s.", path=bundle.path,
+                 files=bundle.files, what=what))
 
 
 @cli.command()

@@ -349,3 +349,13 @@ def test_the_command_line_speaks_the_campaigns_language(tmp_path: Path) -> None:
     assert "england: ordres manquants; NMR 1" in status.output
     template = run("template", folder)
     assert "Modèles d’ordres du tour 2 écrits dans" in template.output
+    built = run("build", folder, "-o", tmp_path / "site")
+    assert built.exit_code == 0 and "Site écrit dans " in built.output
+    again = run("build", folder, "-o", tmp_path / "site")
+    assert "est à jour" in again.output and "up to date" not in again.output
+    mailed = run("mail", "send", folder, "--dry-run")
+    assert mailed.exit_code == 0, mailed.output
+    assert "essai à blanc : 0 à mettre en file" in mailed.output
+    assert "aucune adresse dans contacts.toml" in mailed.output
+    bundle = run("archive", folder, "-o", tmp_path / "guerre.zip")
+    assert "Archive écrite dans " in bundle.output and "ni graine" in bundle.output

@@ -24,7 +24,7 @@ def extracted() -> set[str | tuple[str, str]]:
     """The msgids of the generator's code, of the narrator, of the command line
     (issue 19: "command-line messages go through the catalogue") and of the
     default theme's templates."""
-    keywords = {**DEFAULT_KEYWORDS, "fmt": None, "n_fmt": (1, 2)}
+    keywords = {**DEFAULT_KEYWORDS, "fmt": None, "n_fmt": (1, 2), "say": None}
     found: set[str | tuple[str, str]] = set()
     for folder in ("chronicle/publish", "chronicle/narration"):
         for path in (ROOT / folder).rglob("*.py"):
@@ -35,7 +35,7 @@ def extracted() -> set[str | tuple[str, str]]:
                # are in the campaign's language too (issue 17 item 7).
                (ROOT / "chronicle", [("reports.py", "python"), ("rulesets/**.py", "python")]),
                (ROOT / "adjudicator/rulesets", [("**/template.py", "python")]),
-               (ROOT / "chronicle", [("cli.py", "python")]),
+               (ROOT / "chronicle", [("cli.py", "python"), ("mail/**.py", "python")]),
                (ROOT / "themes/default/templates", [("**.html", "jinja2")]))
     for folder, method_map in sources:
         options = {"**.html": {"extensions": "jinja2.ext.i18n", "trim_blocks": "true",

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import smtplib
 import ssl
+from collections.abc import Callable
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import getaddresses
+from typing import Any
 
 from chronicle import runner
 from chronicle.campaign import Campaign, CampaignError, read_inside
@@ -23,6 +25,9 @@ from chronicle.lock import campaign_lock
 from chronicle.mail.contacts import Contacts, Smtp, load_contacts, normal_address
 from chronicle.mail.outbox import is_queued, mark_sent, new_message, pending, queue, read_queued
 from chronicle.reports import report_subject, template_for
+
+#: The command line's words (``cli.words``): a message and its values, filled in.
+Say = Callable[..., str]
 
 TIMEOUT = 60
 
@@ -36,7 +41,12 @@ class Planned:
     message: EmailMessage
 
 
-def plan_reports(campaign: Campaign, contacts: Contacts) -> tuple[list[Planned], list[str]]:
+def _as_written(message: str, **values: Any) -> str:
+    return message % values if values else message
+
+
+def plan_reports(campaign: Campaign, contacts: Contacts,
+                 say: Say = _as_written) -> tuple[list[Planned], list[str]]:
     """The last turn's report messages not yet queued or sent, and the houses skipped."""
     if not campaign.store_path.exists():
         return [], []
@@ -56,7 +66,8 @@ def plan_reports(campaign: Campaign, contacts: Contacts) -> tuple[list[Planned],
     for house in sorted(state.houses):
         emails = list(contacts.house(house).emails)
         if not emails:
-            skipped.append(f"{house}: no address in contacts.toml; its report is not mailed")
+            skipped.append(say("%(house)s: no address in contacts.toml; its report is not "
+                               "mailed", house=house))
             continue
         name = f"report-turn-{turn:03d}-{identity[:12]}-{house}.eml"
         if is_queued(campaign.root, name):
@@ -108,8 +119,9 @@ def _connect(smtp: Smtp) -> smtplib.SMTP:
 
 
 def send_mail(campaign: Campaign, *, smtp_override: tuple[str, int] | None = None,
-              dry_run: bool = False) -> list[str]:
-    """Queue the reports, then send the outbox; returns the lines to print."""
+              dry_run: bool = False, say: Say = _as_written) -> list[str]:
+    """Queue the reports, then send the outbox; returns the lines to print, in the
+    words of ``say`` (the command line's, in the campaign's language)."""
     contacts = load_contacts(campaign, _houses(campaign))
     smtp = contacts.smtp
     if smtp is not None and smtp_override is not None:
@@ -120,20 +132,20 @@ def send_mail(campaign: Campaign, *, smtp_override: tuple[str, int] | None = Non
                             "security): nothing was queued or sent")
     runner.recover(campaign)
     with campaign_lock(campaign.root, "mail send"):
-        planned, lines = plan_reports(campaign, contacts)
+        planned, lines = plan_reports(campaign, contacts, say)
         if dry_run:
             waiting = pending(campaign.root)
-            lines += [f"would queue {p.name} to {', '.join(recipients(p.message))}"
-                      for p in planned]
-            lines += [f"would send {path.name} to {', '.join(recipients(read_queued(path)))}"
-                      for path in waiting]
-            lines.append(f"dry run: {len(planned)} to queue, {len(waiting)} waiting; "
-                         "nothing was queued or sent")
+            lines += [say("would queue %(file)s to %(to)s", file=p.name,
+                          to=", ".join(recipients(p.message))) for p in planned]
+            lines += [say("would send %(file)s to %(to)s", file=path.name,
+                          to=", ".join(recipients(read_queued(path)))) for path in waiting]
+            lines.append(say("dry run: %(planned)s to queue, %(waiting)s waiting; nothing "
+                             "was queued or sent", planned=len(planned), waiting=len(waiting)))
             return lines
         assert smtp is not None
         for item in planned:
             queue(campaign.root, item.name, item.message)
-        return lines + _send_outbox(campaign, smtp)
+        return lines + _send_outbox(campaign, smtp, say)
 
 
 def _houses(campaign: Campaign) -> set[str]:
@@ -141,10 +153,10 @@ def _houses(campaign: Campaign) -> set[str]:
         or set(runner.initial_state(campaign, runner.ruleset_of(campaign)).houses)
 
 
-def _send_outbox(campaign: Campaign, smtp: Smtp) -> list[str]:
+def _send_outbox(campaign: Campaign, smtp: Smtp, say: Say) -> list[str]:
     waiting = pending(campaign.root)
     if not waiting:
-        return ["nothing to send"]
+        return [say("nothing to send")]
     lines: list[str] = []
     sent = 0
     server: smtplib.SMTP | None = None
@@ -156,12 +168,12 @@ def _send_outbox(campaign: Campaign, smtp: Smtp) -> list[str]:
                 message["From"] = smtp.sender
             to = recipients(message)
             if not to:
-                lines.append(f"{path.name}: no recipient; left in outbox/")
+                lines.append(say("%(file)s: no recipient; left in outbox/", file=path.name))
                 continue
             server.send_message(message, from_addr=normal_address(smtp.sender), to_addrs=to)
             mark_sent(campaign.root, path)
             sent += 1
-            lines.append(f"sent {path.name} to {', '.join(to)}")
+            lines.append(say("sent %(file)s to %(to)s", file=path.name, to=", ".join(to)))
     except (smtplib.SMTPException, OSError, ssl.SSLError) as err:
         left = len(waiting) - sent
         raise CampaignError(f"SMTP {smtp.host}:{smtp.port}: {err}; {sent} sent, {left} left "
@@ -172,7 +184,7 @@ def _send_outbox(campaign: Campaign, smtp: Smtp) -> list[str]:
                 server.quit()
             except (smtplib.SMTPException, OSError):
                 server.close()
-    lines.append(f"{sent} sent")
+    lines.append(say("%(sent)s sent", sent=sent))
     return lines
 
 
