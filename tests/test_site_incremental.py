@@ -128,3 +128,35 @@ def test_the_names_an_event_gives_a_print_come_from_every_field_it_has() -> None
 
     read = {"turn", "year", "seq", "phase", "kind", "payload", "subjects", "houses"}
     assert {f.name for f in dataclasses.fields(EventView)} == read
+
+
+def test_a_new_turn_reads_only_the_realms_of_the_turn_pages_it_renders(
+        played: tuple[Path, Path, list[tuple[int, int, int]]], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A turn page's print names the rulers and heirs of its realms, read from the
+    turn's whole snapshot: the print keeps them with the snapshot's hash, so only
+    the pages made again (the new turn's, and the one before, which now links it)
+    read a snapshot; the site stays the one a first build makes."""
+    from chronicle.publish import data
+
+    campaign, site, _rendered = played
+    copy, out = tmp_path / "campaign", tmp_path / "site"
+    shutil.copytree(campaign, copy)
+    shutil.copytree(site, out)
+    play_turns(copy, 1, "incremental")
+    read: list[str] = []
+    real = data.realms_of
+
+    def counting(snapshot: dict[str, object]) -> tuple[data.RealmView, ...]:
+        read.append(str(snapshot.get("turn")))
+        return real(snapshot)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(data, "realms_of", counting)
+    with executor.serial():
+        build_site([copy], out)
+    assert sorted(read) == ["6", "7"]
+    fresh = tmp_path / "fresh"
+    with executor.serial():
+        build_site([copy], fresh)
+    assert files_of(out) == files_of(fresh)
+    assert len(read) > 2 + 6  # the first build reads them all: the count could fail

@@ -227,6 +227,7 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
         writer.begin_group(summary.slug, print_, _facts(summary))
         ctx.site_print = campaign_print(ctx, code_print(chain, base_url))
         ctx.keep, ctx.prints = writer.keep_page, writer.page_prints
+        ctx.previous = writer.previous_print
         try:
             wait = build_campaign(ctx, writer, base_url)
         finally:

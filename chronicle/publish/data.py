@@ -361,6 +361,10 @@ class RealmsSource:
         self._snapshot = snapshot
         self._views: tuple[RealmView, ...] | None = None
 
+    def digest(self) -> str:
+        """The hash of the snapshot the realms are read from: the same, the same realms."""
+        return hashlib.blake2b(self._snapshot, digest_size=16).hexdigest()
+
     def views(self) -> tuple[RealmView, ...]:
         if self._views is None:
             self._views = realms_of(json.loads(zlib.decompress(self._snapshot)))
@@ -424,6 +428,10 @@ class TurnView:
                          faces=tuple(map(int, faces)), total=total)
                 for seq, phase, purpose, subject, dice, faces, total in self.roll_values()]
         return self._rolls
+
+    def realms_digest(self) -> str:
+        """The hash of what ``realms`` are read from (``RealmsSource.digest``)."""
+        return self._realms.digest() if self._realms is not None else ""
 
     @property
     def realms(self) -> tuple[RealmView, ...]:

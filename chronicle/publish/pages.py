@@ -28,6 +28,7 @@ page works from any folder and from ``file://``.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import zlib
 from bisect import bisect_left
@@ -147,6 +148,7 @@ class SiteContext:
     site_print: str = ""
     keep: Callable[[str, str], bool] | None = None
     prints: dict[str, str] = field(default_factory=dict)
+    previous: Callable[[str], str | None] | None = None
     _named: dict[int, frozenset[str]] = field(default_factory=dict)
     _shown: dict[str, bytes] = field(default_factory=dict)
     _known: frozenset[str] | None = None
@@ -783,14 +785,11 @@ def build_turns(ctx: SiteContext, write: Write) -> None:
         # Asked before telling the turn, which is most of the page's work.
         told = (turn.number, turn.year, told_digest(ctx, turn), turn.commentary,
                 turn.defaulted)
-        # The realms at the turn's end (decoded here once, then shown from
-        # the view) name their rulers and heirs as the page links them.
-        realms = turn.realms
-        if not unchanged(ctx, rel, page_print(
-                ctx, "turn.html", told, previous and (previous.number, previous.year),
-                following and (following.number, following.year), battles, map_svg,
-                realms, mentioned(ctx, turn.events, battles,
-                                  [(r.house, r.ruler, r.heirs) for r in realms]))):
+        digest, realm_names = realm_names_of(ctx, rel, turn)
+        key = page_print(ctx, "turn.html", told, previous and (previous.number, previous.year),
+                         following and (following.number, following.year), battles, map_svg,
+                         digest, mentioned(ctx, turn.events, battles, realm_names))
+        if not unchanged(ctx, rel, f"{key} {digest} {json.dumps(realm_names)}"):
             render(ctx, write, "turn.html", rel, turn=turn,
                    chronicle=turn_chronicle(ctx, turn, _root(rel)),
                    commentary=sanitise_markdown(turn.commentary) if turn.commentary else None,
@@ -800,6 +799,31 @@ def build_turns(ctx: SiteContext, write: Write) -> None:
                                               turn.defaulted, turn.roll_rows)):
             render(ctx, write, "dice.html", rel, turn=turn,
                    rows=dice_rows(ctx, turn, _root(rel)))
+
+
+def realm_names_of(ctx: SiteContext, rel: str, turn: TurnView) -> tuple[str, tuple[str, ...]]:
+    """The hash of a turn's realms and the ids of the houses and people they name.
+
+    A realm shows its ruler and heirs as links, so a turn page's print holds
+    how those are shown (``mentioned``); but the realms are read from the
+    turn's whole snapshot, the cost of a turn page's print many times over.
+    The print keeps the names with the snapshot's hash, and a page whose
+    snapshot has that hash still names the same people: decoding is left
+    to the pages that change.
+    """
+    digest = turn.realms_digest()
+    before = ctx.previous(ctx.prefix + rel) if ctx.previous is not None else None
+    if before is not None:
+        _key, kept, names = [*before.split(" ", 2), "", ""][:3]
+        if kept == digest:
+            try:
+                listed = json.loads(names)
+            except ValueError:
+                listed = None  # a manifest from elsewhere: the snapshot is read
+            if isinstance(listed, list) and all(isinstance(n, str) for n in listed):
+                return digest, tuple(listed)
+    named = {name for r in turn.realms for name in (r.house, r.ruler, *r.heirs) if name}
+    return digest, tuple(sorted(named))
 
 
 def build_houses(ctx: SiteContext, write: Write) -> None:

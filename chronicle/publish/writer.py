@@ -167,6 +167,10 @@ class Writer:
         self.facts[group] = self._previous_facts.get(group, {})
         return True
 
+    def previous_print(self, relpath: str) -> str | None:
+        """The print the last build kept for the page ``relpath``, if any."""
+        return self._previous_pages.get(relpath)
+
     def keep_page(self, relpath: str, key: str) -> bool:
         """Claim ``relpath`` unwritten if the last build made it from inputs printed
         ``key`` and it is still a plain file there; False (nothing claimed) otherwise.
