@@ -332,7 +332,10 @@ def _copy_people_index(index: list[Any]) -> list[Any]:
 
 #: Cache key -> how a copied state gets its own copy of that cache: caches
 #: holding only strings and tuples, true of a copy as of the original.
-COPIED_CACHES: dict[str, Callable[[Any], Any]] = {"people_index": _copy_people_index}
+COPIED_CACHES: dict[str, Callable[[Any], Any]] = {
+    "people_index": _copy_people_index,
+    "marriages_of": lambda cache: [cache[0], dict(cache[1])],
+}
 
 
 @dataclass
@@ -466,10 +469,30 @@ class GameState:
         return exact, folded, refs
 
     def current_marriage(self, pid: str) -> Marriage | None:
-        for marriage in reversed(self.open_marriages()):
-            if pid in (marriage.husband, marriage.wife):
-                return marriage
+        """``pid``'s latest marriage not ended, found among their own (``_marriages_of``)."""
+        marriages = self.marriages
+        for index in reversed(self._marriages_of().get(pid, ())):
+            if marriages[index].ended is None:
+                return marriages[index]
         return None
+
+    def _marriages_of(self) -> dict[str, tuple[int, ...]]:
+        """Person -> the places of their marriages in ``marriages``, oldest first.
+
+        Marriages are only ever added, at the end, so the index grows with the
+        list; asked for each couple of a turn, a walk of every open marriage
+        was most of a large campaign's births.
+        """
+        cache = self.caches.setdefault("marriages_of", [0, {}])
+        count = cache[0]
+        index: dict[str, tuple[int, ...]] = cache[1]
+        if count < len(self.marriages):
+            for place in range(count, len(self.marriages)):
+                marriage = self.marriages[place]
+                for who in (marriage.husband, marriage.wife):
+                    index[who] = (*index.get(who, ()), place)
+            cache[0] = len(self.marriages)
+        return index
 
     def allocate_seq(self) -> int:
         seq = self.next_seq
