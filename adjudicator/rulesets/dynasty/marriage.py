@@ -250,9 +250,15 @@ def check_renounce(state: GameState, house: str, order: RenounceOrder) -> str | 
         return f"{person.name} does not belong to this house"
     if person.died is not None:
         return f"{person.name} is dead"
-    dynasty = find_dynasty(state, order.dynasty)
+    return renounceable(state, person, order.dynasty)
+
+
+def renounceable(state: GameState, person: Person, named: str) -> str | None:
+    """Why ``person`` cannot renounce their number in the dynasty ``named``, or None
+    (a house's order and the arbiter's ruling alike)."""
+    dynasty = find_dynasty(state, named)
     if dynasty is None:
-        return f"there is no dynasty {order.dynasty!r}"
+        return f"there is no dynasty {named!r}"
     if dynasty.id not in person.refs:
         return f"{person.name} holds no number in {dynasty.name}"
     return None

@@ -28,7 +28,7 @@ from adjudicator.orders import Cursor, Order, OrderSyntaxError
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty.capture import take_prisoner
 from adjudicator.rulesets.dynasty.lookup import find, find_dynasty, unknown_person
-from adjudicator.rulesets.dynasty.marriage import can_marry, wed
+from adjudicator.rulesets.dynasty.marriage import can_marry, renounceable, wed
 from adjudicator.rulesets.dynasty.orders import ARBITER_GRAMMAR, MarryOrder
 from adjudicator.rulesets.dynasty.people import dynasty_rules
 from adjudicator.rulesets.dynasty.refs import claimants, renounce, ruler_of
@@ -233,11 +233,7 @@ def _check_personal(state: GameState, person: Person, order: Order,
             return f"{person.name} rules no house"
         return _heirless(state, person, ruled)
     if isinstance(order, RenounceRuling):
-        dynasty = find_dynasty(state, order.dynasty)
-        if dynasty is None:
-            return f"there is no dynasty {order.dynasty!r}"
-        if dynasty.id not in person.refs:
-            return f"{person.name} holds no number in {dynasty.name}"
+        return renounceable(state, person, order.dynasty)
     return None
 
 
