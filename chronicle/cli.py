@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,6 +21,7 @@ import click
 # needs them (tests/test_cli_imports.py checks which modules each one loads).
 from chronicle import __version__
 from chronicle.rulesets import DEFAULT, all_worlds, descriptor, ruleset_ids
+from chronicle.words import words
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -76,33 +76,6 @@ def refusal(err: Exception) -> str | None:
         return ("a number grew too large to be stored (a treasury or a year beyond any "
                 "real campaign?); nothing was stored")
     return None
-
-
-def words(camp: Any) -> Callable[..., str]:
-    """The command's messages in the campaign's language, from the site's catalogue.
-
-    ``_(message, **values)``: the translation filled in, with the language's
-    elisions made ("d’Edward"). English campaigns get the message as written.
-    """
-    if camp.language == "en":
-        # The catalogue's messages are English: no catalogue to load (a tenth
-        # of a second, most of a build that finds its site up to date).
-        def as_written(message: str, **values: Any) -> str:
-            return message % values if values else message
-
-        return as_written
-
-    from chronicle.narration.grammar import FINISHING
-    from chronicle.publish.i18n import translations
-
-    gettext = translations(camp.language).gettext
-    finish = FINISHING.get(camp.language)
-
-    def say(message: str, **values: Any) -> str:
-        text = gettext(message) % values if values else gettext(message)
-        return finish(text) if finish is not None else text
-
-    return say
 
 
 CAMPAIGN = click.argument("campaign", type=click.Path(file_okay=False, path_type=Path))
@@ -190,7 +163,7 @@ def _recover(camp: Any) -> None:
 
     turn = runner.recover(camp)
     if turn is not None:
-        _ = words(camp)
+        _ = words(camp.language)
         click.echo(_("The reports of turn %(turn)s were left unwritten by an interrupted "
                      "command; they are written now.", turn=turn), err=True)
 
@@ -198,7 +171,7 @@ def _recover(camp: Any) -> None:
 def _summary(camp: Any, outcome: Any) -> None:
     from chronicle.narration.plain import plain_sentences
 
-    _ = words(camp)
+    _ = words(camp.language)
     result = outcome.result
     state = result.state
     click.echo(_("Turn %(turn)s (%(year)s) adjudicated.", turn=outcome.turn, year=outcome.year))
@@ -235,7 +208,7 @@ def adjudicate(campaign: Path, yes: bool, through: int | None) -> None:
     if last <= stored:
         raise CampaignError(f"--through {last}: turn {last} is adjudicated already (the store "
                             f"ends at turn {stored}); roll back first")
-    _ = words(camp)
+    _ = words(camp.language)
     state = None
     while True:
         # Each later turn starts from the state the last one ended with, which
@@ -265,7 +238,7 @@ def preview(campaign: Path) -> None:
     _recover(camp)
     outcome = runner.preview(camp)
     _summary(camp, outcome)
-    click.echo(words(camp)("(preview only: nothing was stored)"))
+    click.echo(words(camp.language)("(preview only: nothing was stored)"))
 
 
 @cli.command()
@@ -279,7 +252,7 @@ def rollback(campaign: Path, to: int) -> None:
     from chronicle.campaign import load_campaign
 
     camp = load_campaign(campaign)
-    _ = words(camp)
+    _ = words(camp.language)
     last, moved = runner.rollback(camp, to)
     click.echo(_("The store is back at the end of turn %(turn)s (turns %(first)s-%(last)s "
                  "removed).", turn=to, first=to + 1, last=last))
@@ -341,7 +314,7 @@ def template(campaign: Path, auto: tuple[str, ...], personality: str, force: boo
     from chronicle.reports import template_for
 
     camp = load_campaign(campaign)
-    _ = words(camp)
+    _ = words(camp.language)
     _recover(camp)
     ruleset = runner.ruleset_of(camp)
     state = runner.current_state(camp, ruleset)
@@ -363,11 +336,6 @@ def _absolute_url(_ctx: click.Context, _param: click.Parameter, value: str) -> s
     if value and not value.startswith(("https://", "http://")):
         raise click.BadParameter(f"{value!r}: give the full address, https://...")
     return value
-
-
-@dataclass(frozen=True)
-class _Language:
-    language: str
 
 
 def _site_facts(campaigns: tuple[Path, ...]) -> tuple[str, str]:
@@ -408,7 +376,7 @@ def build(campaigns: tuple[Path, ...], output: Path, base_url: str) -> None:
 
     published, language = _site_facts(campaigns)
     base_url = base_url or published
-    _ = words(_Language(language))
+    _ = words(language)
     # Before anything heavy is imported: a site made from these very inputs
     # is left as it is (the whole command then costs a hash of the stores).
     files = up_to_date(list(campaigns), output, base_url)
@@ -440,7 +408,7 @@ def reports(campaign: Path, turn: int | None) -> None:
 
     camp = load_campaign(campaign)
     number, folder = runner.reports(camp, turn)
-    click.echo(words(camp)("The reports of turn %(turn)s are written again in %(folder)s/",
+    click.echo(words(camp.language)("The reports of turn %(turn)s are written again in %(folder)s/",
                            turn=number, folder=folder))
 
 
@@ -454,7 +422,7 @@ def end(campaign: Path) -> None:
 
     camp = load_campaign(campaign)
     runner.end(camp)
-    click.echo(words(camp)("The campaign has ended. The seed is revealed; the next build "
+    click.echo(words(camp.language)("The campaign has ended. The seed is revealed; the next build "
                            "publishes it and the epidemic thresholds. From now on adjudicate, "
                            "preview and mail import refuse."))
 
@@ -475,7 +443,7 @@ def status(campaign: Path, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(found.as_json(), indent=1))
         return
-    _ = words(camp)
+    _ = words(camp.language)
     click.echo(_("Next: turn %(turn)s (%(year)s); deadline: %(deadline)s", turn=found.turn,
                  year=found.year, deadline=found.deadline or _("none set")))
     if found.over:
@@ -509,7 +477,7 @@ def mail_import(campaign: Path, sources: tuple[Path, ...]) -> None:
         click.echo(result.line())
     accepted = sum(r.accepted for r in results)
     refused = sum(not r.accepted and not r.duplicate for r in results)
-    click.echo(words(camp)("turn %(turn)s: %(messages)s messages, %(filed)s filed, %(refused)s "
+    click.echo(words(camp.language)("turn %(turn)s: %(messages)s messages, %(filed)s filed, %(refused)s "
                            "refused; acknowledgements are in %(campaign)s/outbox/ ('chronicle "
                            "mail send' sends them)", turn=turn, messages=len(results),
                            filed=accepted, refused=refused, campaign=campaign))
@@ -528,7 +496,7 @@ def mail_send(campaign: Path, smtp: str | None, dry_run: bool) -> None:
 
     override = parse_hostport(smtp) if smtp else None
     camp = load_campaign(campaign)
-    for line in send_mail(camp, smtp_override=override, dry_run=dry_run, say=words(camp)):
+    for line in send_mail(camp, smtp_override=override, dry_run=dry_run, say=words(camp.language)):
         click.echo(line)
 
 
@@ -544,7 +512,7 @@ def archive(campaign: Path, output: Path) -> None:
 
     camp = load_campaign(campaign)
     bundle = make_bundle(camp, output)
-    _ = words(camp)
+    _ = words(camp.language)
     what = (_("the whole campaign (ended)") if bundle.ended else
             _("what is public so far: no seed, orders, reports or store until 'chronicle end'"))
     click.echo(_("Bundle written to %(path)s: %(files)s files, %(what)s.", path=bundle.path,

@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import smtplib
 import ssl
-from collections.abc import Callable
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import getaddresses
-from typing import Any
 
 from chronicle import runner
 from chronicle.campaign import Campaign, CampaignError, read_inside
@@ -25,9 +23,7 @@ from chronicle.lock import campaign_lock
 from chronicle.mail.contacts import Contacts, Smtp, load_contacts, normal_address
 from chronicle.mail.outbox import is_queued, mark_sent, new_message, pending, queue, read_queued
 from chronicle.reports import report_subject, template_for
-
-#: The command line's words (``cli.words``): a message and its values, filled in.
-Say = Callable[..., str]
+from chronicle.words import Say, as_written
 
 TIMEOUT = 60
 
@@ -41,12 +37,8 @@ class Planned:
     message: EmailMessage
 
 
-def _as_written(message: str, **values: Any) -> str:
-    return message % values if values else message
-
-
 def plan_reports(campaign: Campaign, contacts: Contacts,
-                 say: Say = _as_written) -> tuple[list[Planned], list[str]]:
+                 say: Say = as_written) -> tuple[list[Planned], list[str]]:
     """The last turn's report messages not yet queued or sent, and the houses skipped."""
     if not campaign.store_path.exists():
         return [], []
@@ -119,7 +111,7 @@ def _connect(smtp: Smtp) -> smtplib.SMTP:
 
 
 def send_mail(campaign: Campaign, *, smtp_override: tuple[str, int] | None = None,
-              dry_run: bool = False, say: Say = _as_written) -> list[str]:
+              dry_run: bool = False, say: Say = as_written) -> list[str]:
     """Queue the reports, then send the outbox; returns the lines to print, in the
     words of ``say`` (the command line's, in the campaign's language)."""
     contacts = load_contacts(campaign, _houses(campaign))
