@@ -178,3 +178,57 @@ def test_a_forked_job_s_error_reaches_the_parent_and_serial_runs_here() -> None:
     with pytest.raises(ValueError, match="from the child"):
         here.result()
     assert no_child_processes()
+
+
+def test_issue_15_a_rebuild_shares_the_pages_of_the_living_evenly(campaign: Path) -> None:
+    """Issue 15 ("a rebuild ... ≤ 25 % of a first build's wall time"): the pages a
+    rebuild renders again are those of the people alive since the last build,
+    so the two processes get equal weights of those, not equal runs of people
+    (the latest-born half would get nearly all of them); a first build still
+    cuts the people into equal runs."""
+    from chronicle.publish.data import load_campaign
+    from chronicle.publish.pages import RENDER_WEIGHT, shares
+
+    data = load_campaign(campaign)
+    people = sorted(data.people.values(), key=lambda p: (p.born, p.seq, p.id))
+    since = sorted(t.year for t in data.turns)[-2]
+
+    def owner(person: object) -> int:
+        return owners[f"people/{person.slug}/index.html"]  # type: ignore[attr-defined]
+
+    owners = shares(data, 2)
+    counts = [sum(1 for p in people if owner(p) == k) for k in (0, 1)]
+    assert abs(counts[0] - counts[1]) <= 1
+    assert [owner(p) for p in people] == sorted(owner(p) for p in people)  # cut by time
+
+    owners = shares(data, 2, since)
+    living = [p for p in people if p.died is None or p.died >= since]
+    assert 0 < len(living) < len(people)
+    weights = [sum(RENDER_WEIGHT if p in living else 1 for p in people if owner(p) == k)
+               for k in (0, 1)]
+    assert abs(weights[0] - weights[1]) <= RENDER_WEIGHT
+    assert [owner(p) for p in people] == sorted(owner(p) for p in people)
+    # Each turn's page goes with the people born by then.
+    first_of_helper = min(p.born for p in people if owner(p) == 1)
+    for turn in data.turns:
+        expected = 1 if turn.year > first_of_helper else 0
+        assert owners[f"turns/turn-{turn.number:03d}/index.html"] == expected
+
+
+def test_a_rebuild_after_a_new_turn_in_two_processes_is_the_site_of_one(
+        campaign: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The weighted cut of a rebuild (above) changes who renders, never the bytes."""
+    from chronicle.demo import play_turns
+
+    copy = tmp_path / "fixture-wars"
+    shutil.copytree(campaign, copy)
+    monkeypatch.setattr(parallel, "MIN_PAGES", 0)
+    shared = tmp_path / "shared"
+    build_site([copy], shared)
+    play_turns(copy, 1, "parallel-rebuild")
+    rebuilt = build_site([copy], shared)
+    assert rebuilt.changed
+    monkeypatch.setattr(parallel, "MIN_PAGES", 10**9)
+    alone = tmp_path / "alone"
+    build_site([copy], alone)
+    assert site_files(shared) == site_files(alone)

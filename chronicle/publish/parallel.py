@@ -42,7 +42,8 @@ def run_builders(ctx: SiteContext, builders: Sequence[Builder], writer: Writer,
         for builder in builders:
             builder(ctx, writer.write)
         return _nothing_to_wait_for
-    ctx.owners = shares(ctx.data, 2)
+    last = writer.previous_facts().get("year")
+    ctx.owners = shares(ctx.data, 2, last if isinstance(last, int) else None)
     # Forked before this process writes anything, so before the writer's threads start.
     helper = executor.start(lambda: _helper(ctx, builders, writer, 1, 2))
     try:

@@ -167,6 +167,10 @@ class Writer:
         self.facts[group] = self._previous_facts.get(group, {})
         return True
 
+    def previous_facts(self) -> dict[str, Any]:
+        """The facts the last build kept for the group being written (``begin_group``)."""
+        return self._previous_facts.get(self._group, {})
+
     def previous_print(self, relpath: str) -> str | None:
         """The print the last build kept for the page ``relpath``, if any."""
         return self._previous_pages.get(relpath)
