@@ -41,7 +41,8 @@ from chronicle.campaign import (
 )
 from chronicle.export import export_gedcom, export_json
 from chronicle.lock import campaign_lock
-from chronicle.store import Store, StoreError, copy_store
+from chronicle.store import Store, copy_store
+from chronicle.storefile import StoreError
 
 #: Never in a bundle, before the end or after it (DESIGN.md): the arbiter's
 #: addresses and passwords, the mail received and the mail waiting to be sent.

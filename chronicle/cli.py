@@ -56,15 +56,18 @@ def refusal(err: Exception) -> str | None:
 
     if isinstance(err, CampaignError | CampaignBusy | PublishError):
         return str(err)
-    if "sqlalchemy" in sys.modules:  # else no store was opened, and none failed
-        from sqlalchemy.exc import OperationalError
+    if "chronicle.storefile" in sys.modules:  # else no store was opened, and none failed
+        import sqlite3
 
-        from chronicle.store import StoreError, store_failure
+        from chronicle.storefile import StoreError, store_failure
 
         if isinstance(err, StoreError):
             return str(err)
         # What was being written is rolled back by SQLite; say why in a line.
-        why = store_failure(err) if isinstance(err, OperationalError) else None
+        # The ORM wraps SQLite's own errors in its own class.
+        orm = sys.modules.get("sqlalchemy.exc")
+        failed = (sqlite3.OperationalError,) + ((orm.OperationalError,) if orm else ())
+        why = store_failure(err) if isinstance(err, failed) else None
         if why is not None:
             return f"{STORE_FILE}: {why}"
     if isinstance(err, OSError):

@@ -202,8 +202,8 @@ def columns(table: type[SQLModel], *, leaving: tuple[str, ...] = ()) -> tuple[st
     """A table's column names, in order, but ``leaving``.
 
     The tables declare once which fields of a house, a person, a marriage or a
-    unit are kept; the store's rows, the JSON export and the site's views all
-    take their field lists from here.
+    unit are kept; the store's rows and the JSON export take their field lists
+    from here, and the site's person view names the same (``data.PERSON_STORED``).
     """
     return tuple(c.name for c in table.__table__.columns  # type: ignore[attr-defined]
                  if c.name not in leaving)

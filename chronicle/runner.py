@@ -34,7 +34,8 @@ from chronicle.models import CampaignRow
 from chronicle.orders_io import TurnOrders, read_turn, stored_turn
 from chronicle.outcome import TurnOutcome
 from chronicle.reports import write_reports
-from chronicle.store import Store, StoreError, copy_store, dump_snapshot, load_snapshot
+from chronicle.store import Store, copy_store
+from chronicle.storefile import StoreError, dump_snapshot, load_snapshot
 
 #: Where the first turn builds the store before it is renamed into place.
 NEW_STORE = ".chronicle.sqlite.new"

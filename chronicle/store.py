@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
-import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -46,45 +45,16 @@ from chronicle.models import (
     values,
 )
 from chronicle.orders_io import TurnOrders
-
-SNAPSHOT_LEVEL = 6
-
-
-class StoreError(Exception):
-    """The store file is missing, foreign, or damaged."""
-
-
-BUSY = ("the store is busy: another command is using it (a turn being written, a site "
-        "being built); try again once it is done")
-
-
-def is_busy(err: BaseException) -> bool:
-    """True if ``err`` is SQLite's refusal of a store another connection holds."""
-    return "database is locked" in str(err)
-
-
-def store_failure(err: BaseException) -> str | None:
-    """SQLite's refusal in a user's words, or None if ``err`` is no such refusal
-    (a bug). In every case SQLite has rolled back what was being written."""
-    text = str(err)
-    if is_busy(err):
-        return BUSY
-    if "disk is full" in text:
-        return "the disk is full; nothing was stored (free some space and run it again)"
-    if is_read_only(err):
-        return "the store is read-only; nothing was stored"
-    if "unable to open database file" in text:
-        return "cannot be opened (is its folder read-only, or gone?)"
-    if "disk I/O error" in text:
-        return "the disk failed to read or write it; nothing was stored"
-    if "too big" in text or "file is too large" in text:
-        return "the store has grown larger than this file system allows; nothing was stored"
-    return None
-
-
-def is_read_only(err: BaseException) -> bool:
-    """True if ``err`` is SQLite's refusal to write a read-only store."""
-    return "readonly database" in str(err) or "read-only" in str(err)
+from chronicle.storefile import (  # noqa: F401  # the store's refusals, named here too
+    BUSY,
+    BUSY_TIMEOUT,
+    StoreError,
+    dump_snapshot,
+    is_busy,
+    is_read_only,
+    load_snapshot,
+    store_failure,
+)
 
 
 def _upgrade(engine: Engine, present: set[str]) -> None:
@@ -128,33 +98,11 @@ def _sql_literal(value: object) -> str:
     raise TypeError(f"no SQL literal for {value!r}")
 
 
-def dump_snapshot(state: GameState, *, living_only: bool = False) -> bytes:
-    data = state.to_dict(living_only=living_only)
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return zlib.compress(text.encode("utf-8"), SNAPSHOT_LEVEL)
-
-
-def load_snapshot(blob: bytes, archived: Iterable[str] = ()) -> GameState:
-    """A state from its snapshot, with the archived dead put back in order."""
-    data = json.loads(zlib.decompress(blob))
-    texts = list(archived)
-    # One parser call for all the dead: a call costs more than a small row.
-    dead = json.loads("[" + ",".join(texts) + "]") if texts else []
-    if dead:
-        data["persons"] = sorted(data["persons"] + dead, key=lambda p: p["seq"])
-    return GameState.from_dict(data)
-
-
 def _pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.close()
-
-
-# Seconds a command waits for another to finish with the store (a build reading
-# it, a turn being written) before it gives up with the message ``BUSY``.
-BUSY_TIMEOUT = 5.0
 
 
 def copy_store(source: Path, target: Path) -> None:

@@ -24,7 +24,8 @@ from typing import Any
 from chronicle.archive import SUMS, json_text
 from chronicle.campaign import STORE_FILE, CampaignError, load_campaign, seed_commitment
 from chronicle.export import export_json
-from chronicle.store import Store, StoreError, dump_snapshot, load_snapshot
+from chronicle.store import Store
+from chronicle.storefile import StoreError, dump_snapshot, load_snapshot
 
 #: The most a bundle may unpack to, and hold files: a bundle may come from anyone.
 MAX_UNPACKED = 4 * 1024 * 1024 * 1024

@@ -67,6 +67,8 @@ def test_build_loads_the_site_generator(tmp_path: Path) -> None:
     loaded("adjudicate", campaign, "--yes")
     modules = loaded("build", campaign, "-o", tmp_path / "site")
     assert "jinja2" in modules and (tmp_path / "site" / "index.html").is_file()
+    # It reads the store with plain SQL: the ORM is for writing turns.
+    assert none_of(modules, (*STORE, "pydantic", "chronicle.models")) == []
 
 
 def test_a_build_with_nothing_changed_loads_neither_store_nor_site(tmp_path: Path) -> None:

@@ -206,3 +206,51 @@ def test_a_snapshot_decodes_to_the_state_it_was_made_from() -> None:
     assert again.persons["E1"] == state.persons["E1"]
     written = state.persons["E1"].to_dict() | {"nickname": "Longshanks"}
     assert Person.from_dict(written) == state.persons["E1"]
+
+
+def test_the_plain_reader_reads_columns_the_tables_declare() -> None:
+    """Issue 15 ("each command imports only what it uses"): the build reads the
+    store with plain SQL; every column it reads is one the tables declare
+    (``chronicle.models``), and the site's person view copies exactly the
+    persons table's columns."""
+    from sqlmodel import SQLModel
+
+    from chronicle.models import PERSON_FIELDS
+    from chronicle.publish.data import PERSON_STORED
+    from chronicle.storefile import READ_COLUMNS
+
+    tables = {t.name: {c.name for c in t.columns} for t in SQLModel.metadata.sorted_tables}
+    for table, columns in READ_COLUMNS.items():
+        assert set(columns) <= tables[table], table
+    assert sorted(PERSON_STORED) == sorted(PERSON_FIELDS)
+
+
+def test_the_plain_reader_refuses_a_foreign_file_and_a_busy_store(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file that is no store, and a store another command holds, get the same
+    one-line refusals as from the store's own opening (``StoreError``)."""
+    import sqlite3
+
+    import chronicle.storefile as storefile
+    from chronicle.storefile import BUSY, StoreError, reading
+
+    foreign = tmp_path / "chronicle.sqlite"
+    foreign.write_bytes(b"not a database at all, " * 100)
+    with pytest.raises(StoreError, match="not a chronicle store"), reading(foreign):
+        pass
+    root = write_campaign(tmp_path / "camp", two_houses(), seed="reader")
+    play_turns(root, 1)
+    with reading(root / "chronicle.sqlite") as reader:
+        assert [t.number for t in reader.turns()] == [1]
+        campaign = reader.campaign()
+        assert campaign is not None and campaign.ruleset == "dynasty"
+    monkeypatch.setattr(storefile, "BUSY_TIMEOUT", 0.1)
+    holder = sqlite3.connect(root / "chronicle.sqlite", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError, match="the store is busy"), \
+                reading(root / "chronicle.sqlite"):
+            pass
+    finally:
+        holder.close()
+    assert BUSY.startswith("the store is busy")

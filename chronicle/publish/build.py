@@ -22,9 +22,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlmodel import col, select
-
-from chronicle.models import TurnRow
 from chronicle.publish.data import (
     CampaignView,
     Lineage,
@@ -95,14 +92,14 @@ def summarise(folder: Path) -> CampaignSummary:
     that is then built is summed up again from what its load read
     (``summary_of``), since a turn may be committed in between.
     """
-    with store_session(folder) as (session, row):
-        last = session.exec(select(TurnRow).order_by(col(TurnRow.number).desc())).first()
+    with store_session(folder) as (reader, row):
+        last = reader.last_turn()
     meta = read_campaign_toml(folder)
     return CampaignSummary(
         folder=folder, slug=slugify(str(meta.get("slug") or row.slug), "campaign"),
         title=str(meta.get("title") or row.title), ruleset=row.ruleset,
         language=str(meta.get("language") or row.language or "en"),
-        turn=last.number if last else 0, year=last.year if last else row.start_year)
+        turn=last[0] if last else 0, year=last[1] if last else row.start_year)
 
 
 def summary_of(campaign: CampaignView) -> CampaignSummary:

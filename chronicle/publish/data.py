@@ -26,25 +26,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import Session, col, select
-
 from adjudicator.state import GameState, Province
 from chronicle.campaign import CampaignError, read_inside, read_toml
 from chronicle.localnames import NO_NAMES, ContentError, LocalNames
-from chronicle.models import (
-    PERSON_FIELDS,
-    ArchiveRow,
-    CampaignRow,
-    EventRow,
-    RollRow,
-    TurnRow,
-    values,
-)
 from chronicle.narration.narrator import label_ref
 from chronicle.publish.cache import RenderCache
 from chronicle.publish.errors import PublishError
 from chronicle.publish.inputs import STORE, slugify
-from chronicle.store import Store, StoreError, load_snapshot
+from chronicle.storefile import (
+    StoredCampaign,
+    StoredTurn,
+    StoreError,
+    StoreReader,
+    load_snapshot,
+    reading,
+)
 
 
 @dataclass(frozen=True)
@@ -409,7 +405,7 @@ class TurnView:
     map: MapSource | None = field(default=None, repr=False)
     #: The ruleset's own public view at the end of the turn (``TableReader``), if any.
     table: object | None = None
-    #: When the turn was adjudicated (``TurnRow.adjudicated_at``); None in older stores.
+    #: When the turn was adjudicated (``StoredTurn.adjudicated_at``); None in older stores.
     adjudicated_at: str | None = None
     _realms: RealmsSource | None = field(default=None, repr=False)
     _rolls: list[RollView] | None = field(default=None, repr=False)
@@ -532,31 +528,23 @@ def read_campaign_toml(folder: Path) -> dict[str, Any]:
 
 
 @contextmanager
-def store_session(folder: Path) -> Iterator[tuple[Session, CampaignRow]]:
-    """A read session on the campaign's store, checked, and its campaign row.
+def store_session(folder: Path) -> Iterator[tuple[StoreReader, StoredCampaign]]:
+    """A read transaction on the campaign's store, checked, and its campaign row.
 
-    Everything it reads comes from one state of the store: it holds one read
-    transaction throughout, so a turn being committed meanwhile waits until
-    the session is over. (Python's SQLite driver would otherwise run each
-    query on its own, and a turn committed between two of them would show
-    in the second only.)
+    Everything it reads comes from one state of the store (``reading``): a
+    turn being committed meanwhile waits until the reading is over.
     """
     path = folder / STORE
     if not path.is_file():
         raise PublishError(f"no campaign store in {str(folder)!r}")
     try:
-        store = Store.open(path)
-    except StoreError as err:
-        raise PublishError(str(err)) from None
-    try:
-        with Session(store.engine) as session:
-            session.connection().exec_driver_sql("BEGIN")
-            row = session.exec(select(CampaignRow)).first()
+        with reading(path) as reader:
+            row = reader.campaign()
             if row is None:
                 raise PublishError(f"the store {str(path)!r} has no campaign")
-            yield session, row
-    finally:
-        store.engine.dispose()
+            yield reader, row
+    except StoreError as err:
+        raise PublishError(str(err)) from None
 
 
 @dataclass
@@ -574,7 +562,7 @@ class Lineage:
     houses: dict[str, HouseView]
     marriages: list[MarriageView]
     styles: dict[str, HouseStyle]
-    turn_rows: list[TurnRow] = field(repr=False)
+    turn_rows: list[StoredTurn] = field(repr=False)
     #: The state now: stays in this module (``_assemble`` copies out the public parts).
     _final: GameState = field(repr=False)
     #: The content pack's names in the campaign's language (given to ``_final`` already).
@@ -596,56 +584,30 @@ def load_campaign(folder: Path, *,
     genealogies fork, and no thread may run then (``executor``). ``table`` (optional) reads the
     ruleset's own public view of every turn's state and of the last.
     """
-    with store_session(folder) as (session, row):
-        turn_rows = list(session.exec(select(TurnRow).order_by(col(TurnRow.number))))
-        archived = list(session.exec(select(ArchiveRow.data)))
-        renunciations = _plain_rows(session, (
-            select(EventRow.payload)
-            .where(EventRow.public == True, EventRow.kind == "renunciation")  # noqa: E712
-            .order_by(col(EventRow.turn), col(EventRow.seq), col(EventRow.id))))
+    with store_session(folder) as (reader, row):
+        turn_rows = reader.turns()
+        archived = [data for (data,) in reader.rows("SELECT data FROM archive")]
+        renunciations = reader.rows(
+            "SELECT payload FROM events WHERE public AND kind = 'renunciation' "
+            "ORDER BY turn, seq, id")
         lineage = _lineage(folder, row, read_campaign_toml(folder), turn_rows, archived,
                            [payload for (payload,) in renunciations])
         if on_lineage is not None:
             on_lineage(lineage)
         if alongside is not None:
             alongside()
-        # Plain rows of the columns used, not ORM objects: a long campaign
-        # has tens of thousands of events and rolls, and building a
-        # model object per row took longer than all the rest of the load.
-        events = _plain_rows(session, (
-            select(  # type: ignore[call-overload]  # typed up to four columns
-                EventRow.turn, EventRow.seq, EventRow.phase, EventRow.kind,
-                EventRow.payload, EventRow.subjects, EventRow.houses)
-            .where(EventRow.public == True)  # noqa: E712
-            .order_by(col(EventRow.turn), col(EventRow.seq), col(EventRow.id))))
-        rolls = _plain_rows(session, (
-            select(  # type: ignore[call-overload]  # typed up to four columns
-                RollRow.turn, RollRow.seq, RollRow.phase, RollRow.purpose,
-                RollRow.subject, RollRow.dice, RollRow.faces, RollRow.total)
-            .where(RollRow.secret == False)  # noqa: E712
-            .order_by(col(RollRow.turn), col(RollRow.seq), col(RollRow.id))))
+        # Rows come in the order the statements name their columns.
+        events = reader.rows(
+            "SELECT turn, seq, phase, kind, payload, subjects, houses FROM events "
+            "WHERE public ORDER BY turn, seq, id")
+        rolls = reader.rows(
+            "SELECT turn, seq, phase, purpose, subject, dice, faces, total FROM rolls "
+            "WHERE NOT secret ORDER BY turn, seq, id")
         return _assemble(folder, lineage, events, rolls, table)
 
 
-def _plain_rows(session: Session, statement: Any) -> list[tuple[Any, ...]]:
-    """The rows of a ``select`` of columns, as plain tuples straight from SQLite.
-
-    The statement is SQLModel's (typed columns, checked names); only the row
-    objects are skipped: for the tens of thousands of dice of a long campaign,
-    building them took longer than SQLite's whole query. Rows come in the
-    order the statement names its columns.
-    """
-    compiled = statement.compile(dialect=session.get_bind().dialect,
-                                 compile_kwargs={"render_postcompile": True})
-    params = [compiled.params[name] for name in compiled.positiontup or ()]
-    cursor = session.connection().connection.cursor()
-    try:
-        return list(cursor.execute(str(compiled), params).fetchall())
-    finally:
-        cursor.close()
-
-
-def _lineage(folder: Path, row: CampaignRow, meta: dict[str, Any], turn_rows: list[TurnRow],
+def _lineage(folder: Path, row: StoredCampaign, meta: dict[str, Any],
+             turn_rows: list[StoredTurn],
              archived: list[str], renunciations: Sequence[str]) -> Lineage:
     # Turn snapshots hold the living; the dead of every turn are in the archive.
     final = load_snapshot(turn_rows[-1].snapshot if turn_rows else row.initial,
@@ -688,7 +650,7 @@ def bundle_name(slug: str) -> str:
     return f"{slug}.zip"
 
 
-def _thresholds(row: CampaignRow) -> tuple[tuple[int, int, int | None], ...]:
+def _thresholds(row: StoredCampaign) -> tuple[tuple[int, int, int | None], ...]:
     """What ``chronicle end`` revealed of the thresholds; nothing before the end."""
     if row.seed_revealed is None:
         return ()
@@ -785,6 +747,14 @@ def _add_lives(people: dict[str, PersonView], events: list[EventView]) -> None:
             person.timeline = told
 
 
+#: The fields of a person view copied from the person as they are: the
+#: persons table's columns (``models.PERSON_FIELDS``, which a test holds
+#: equal), named here so that reading a store never loads the ORM.
+PERSON_STORED = tuple(name for name in PersonView.__dataclass_fields__
+                      if name not in ("slug", "death_detail", "refs", "renounced", "spouses",
+                                      "children", "timeline", "battles", "reigns"))
+
+
 def _people(state: GameState, renounced: dict[str, dict[str, str]]) -> dict[str, PersonView]:
     people: dict[str, PersonView] = {}
     for p in sorted(state.persons.values(), key=lambda p: (p.seq, p.id)):
@@ -793,7 +763,8 @@ def _people(state: GameState, renounced: dict[str, dict[str, str]]) -> dict[str,
         ref = first or min([*p.refs.values(), *gone.values()], default=None)
         slug = f"{slugify(ref)}-{slugify(p.id)}" if ref else slugify(p.id, "person")
         people[p.id] = PersonView(
-            **values(p, PERSON_FIELDS), slug=slug, death_detail="",  # type: ignore[arg-type]
+            **{name: getattr(p, name) for name in PERSON_STORED},
+            slug=slug, death_detail="",
             refs=dict(sorted(p.refs.items())), renounced=dict(sorted(gone.items())))
     for m in state.marriages:
         for a, b in ((m.husband, m.wife), (m.wife, m.husband)):
@@ -902,7 +873,7 @@ def _wealth(event: EventView) -> WealthView:
                       best_cash_in=int(pl.get("best_cash_in", 0)))
 
 
-def _turns(folder: Path, turn_rows: list[TurnRow], events: list[EventView],
+def _turns(folder: Path, turn_rows: list[StoredTurn], events: list[EventView],
            roll_rows: Sequence[Any], battles: dict[str, BattleView]) -> list[TurnView]:
     by_turn: dict[int, list[EventView]] = defaultdict(list)
     for event in events:
