@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from adjudicator.messages import Message, either, msg, reason_of
+
 MAX_LINE = 500
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # int() also reads "３", "٣" and "1_000"; a number in an order is written in ASCII
@@ -47,7 +49,9 @@ class Rejection:
 
     def __post_init__(self) -> None:
         # A reason quotes player text too; it must read as it is, like the echoed line.
-        object.__setattr__(self, "reason", visible(self.reason))
+        reason = self.reason
+        shown = reason.mapped(visible) if isinstance(reason, Message) else visible(reason)
+        object.__setattr__(self, "reason", shown)
 
     def __str__(self) -> str:
         if self.line:
@@ -102,10 +106,10 @@ def tokenize(line: str) -> list[Token]:
             while end < n and line[end] not in "\"“”":
                 end += 1
             if end >= n:
-                raise OrderSyntaxError("a quoted name is not closed")
+                raise OrderSyntaxError(msg("a quoted name is not closed"))
             value = line[i + 1 : end].strip()
             if not value:
-                raise OrderSyntaxError("an empty quoted name")
+                raise OrderSyntaxError(msg("an empty quoted name"))
             tokens.append(Token(value, quoted=True))
             i = end + 1
         else:
@@ -140,7 +144,7 @@ class Cursor:
 
     def next(self, what: str) -> Token:
         if self.at_end():
-            raise OrderSyntaxError(f"{what} is missing")
+            raise OrderSyntaxError(msg("%(what)s is missing", what=what))
         tok = self.tokens[self.pos]
         self.pos += 1
         return tok
@@ -148,14 +152,14 @@ class Cursor:
     def word(self, what: str) -> str:
         tok = self.next(what)
         if tok.quoted:
-            raise OrderSyntaxError(f"expected {what}, found a quoted name")
+            raise OrderSyntaxError(msg("expected %(what)s, found a quoted name", what=what))
         return tok.word
 
     def expect(self, *words: str) -> str:
-        found = self.word(" or ".join(repr(w) for w in words))
+        found = self.word(either(words))
         if found not in words:
-            raise OrderSyntaxError(
-                f"expected {' or '.join(repr(w) for w in words)}, found {found!r}")
+            raise OrderSyntaxError(msg("expected %(what)s, found %(found)s",
+                                       what=either(words), found=repr(found)))
         return found
 
     def accept(self, *words: str) -> str | None:
@@ -166,29 +170,34 @@ class Cursor:
 
     def person(self) -> str:
         """A reference number (``E1100``) or a quoted unique name."""
-        tok = self.next("a person (reference number or quoted name)")
+        tok = self.next(msg("a person (reference number or quoted name)"))
         return tok.text
 
-    def name(self, what: str = "a quoted name") -> str:
+    def name(self, what: str | None = None) -> str:
+        what = what or msg("a quoted name")
         tok = self.next(what)
         if not tok.quoted:
-            raise OrderSyntaxError(f"{what} must be in double quotes")
+            raise OrderSyntaxError(msg("%(what)s must be in double quotes", what=what))
         return tok.text
 
     def ident(self, what: str) -> str:
         tok = self.next(what)
         if tok.quoted:
-            raise OrderSyntaxError(f"expected {what}, found a quoted name")
+            raise OrderSyntaxError(msg("expected %(what)s, found a quoted name", what=what))
         return tok.text
 
     def integer(self, what: str, low: int | None = None, high: int | None = None) -> int:
         tok = self.next(what)
         value = whole_number(tok.text)
         if value is None:
-            raise OrderSyntaxError(f"{what} must be a whole number, not {tok.text!r}")
+            raise OrderSyntaxError(msg("%(what)s must be a whole number, not %(found)s",
+                                       what=what, found=repr(tok.text)))
         if (low is not None and value < low) or (high is not None and value > high):
-            bounds = f"{low} to {high}" if high is not None else f"at least {low}"
-            raise OrderSyntaxError(f"{what} must be {bounds}, not {value}")
+            if high is not None:
+                raise OrderSyntaxError(msg("%(what)s must be %(low)s to %(high)s, not %(value)s",
+                                           what=what, low=low, high=high, value=value))
+            raise OrderSyntaxError(msg("%(what)s must be at least %(low)s, not %(value)s",
+                                       what=what, low=low, value=value))
         return value
 
     def rest(self) -> list[Token]:
@@ -199,7 +208,7 @@ class Cursor:
     def done(self) -> None:
         if not self.at_end():
             extra = " ".join(t.text for t in self.tokens[self.pos :])
-            raise OrderSyntaxError(f"unexpected words at the end: {extra!r}")
+            raise OrderSyntaxError(msg("unexpected words at the end: %(extra)s", extra=repr(extra)))
 
 
 @dataclass
@@ -222,8 +231,9 @@ class Grammar:
         head = tokens[0]
         rule = None if head.quoted else self.rules.get(head.word)
         if rule is None:
-            known = ", ".join(sorted(self.rules))
-            raise OrderSyntaxError(f"unknown order {head.text!r} (known orders: {known})")
+            known = tuple(sorted(self.rules))
+            raise OrderSyntaxError(msg("unknown order %(order)s (known orders: %(known)s)",
+                                       order=repr(head.text), known=known))
         cursor = Cursor(tokens, line, text)
         cursor.pos = 1
         order = rule(cursor)
@@ -275,37 +285,43 @@ def parse_orders(
             shown = shown[:MAX_LINE] + "…"
         if any(ord(ch) < 32 and ch != "\t" for ch in raw):
             sheet.rejections.append(Rejection(filename, number, shown,
-                                              "the line holds control characters", sheet.house))
+                                              msg("the line holds control characters"),
+                                              sheet.house))
             continue
         try:
             tokens = tokenize(raw)
         except OrderSyntaxError as err:
-            sheet.rejections.append(Rejection(filename, number, shown, str(err), sheet.house))
+            sheet.rejections.append(Rejection(filename, number, shown, reason_of(err), sheet.house))
             continue
         if not tokens:
             continue
         if not seen_header:
             seen_header = True
             if tokens[0].quoted or tokens[0].word != "house" or len(tokens) != 2:
-                sheet.refused = (f"{filename}:{number}: the first line must be "
-                                 f"'house <house-id>', found {shown!r}")
+                sheet.refused = msg("%(file)s:%(line)s: the first line must be "
+                                    "'house <house-id>', found %(found)s",
+                                    file=filename, line=number, found=repr(shown))
                 return sheet
             claimed = tokens[1].text.lower()
             if expected_house is not None and claimed != expected_house.lower():
-                sheet.refused = (f"{filename}:{number}: this file says it is from house "
-                                 f"{claimed!r}, but it was filed as {expected_house!r}")
+                sheet.refused = msg("%(file)s:%(line)s: this file says it is from house "
+                                    "%(claimed)s, but it was filed as %(expected)s",
+                                    file=filename, line=number, claimed=repr(claimed),
+                                    expected=repr(expected_house))
                 return sheet
             sheet.house = claimed
             continue
         if len(raw) > MAX_LINE:
             sheet.rejections.append(Rejection(filename, number, shown,
-                                              f"the line is longer than {MAX_LINE} characters",
+                                              msg("the line is longer than %(most)s characters",
+                                                  most=MAX_LINE),
                                               sheet.house))
             continue
         try:
             sheet.orders.append(grammar.parse_line(tokens, number, shown))
         except OrderSyntaxError as err:
-            sheet.rejections.append(Rejection(filename, number, shown, str(err), sheet.house))
+            sheet.rejections.append(Rejection(filename, number, shown, reason_of(err), sheet.house))
     if not seen_header:
-        sheet.refused = f"{filename}: the file holds no 'house <house-id>' line"
+        sheet.refused = msg("%(file)s: the file holds no 'house <house-id>' line",
+                            file=filename)
     return sheet

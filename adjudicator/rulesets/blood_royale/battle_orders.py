@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.errors import RulesDataError
+from adjudicator.messages import msg
 from adjudicator.orders import Cursor, Grammar, Order, OrderSheet, OrderSyntaxError
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.standing import (
@@ -86,14 +87,14 @@ def _optional_unit(c: Cursor, before: str) -> str | None:
     """An optional unit id between the verb and the word ``before``."""
     if c.peek() == before or c.at_end():
         return None
-    token = c.ident("a unit id")
+    token = c.ident(msg("a unit id"))
     if not _is_unit_id(token):
-        raise OrderSyntaxError(f"expected a unit id (like E-1) or {before!r}, found {token!r}")
+        raise OrderSyntaxError(msg("expected a unit id (like E-1) or %(before)s, found %(token)s", before=repr(before), token=repr(token)))
     return token.upper()
 
 
 def _stance(c: Cursor, stance: Stance) -> StanceOrder:
-    token = c.ident("a house, a unit or 'everyone'")
+    token = c.ident(msg("a house, a unit or 'everyone'"))
     if _is_unit_id(token):
         target = token.upper()
     elif token.lower() in (EVERYONE, "all", "anyone"):
@@ -121,7 +122,7 @@ def _fight(c: Cursor) -> EndOrder:
 
 def _below(c: Cursor) -> int:
     c.expect("below")
-    n = c.integer("the number of armies", 1, 1000)
+    n = c.integer(msg("the number of armies"), 1, 1000)
     c.expect("armies", "army")
     return n
 
@@ -131,7 +132,7 @@ def _flee(c: Cursor) -> EndOrder:
     c.expect("when")
     if c.accept("losses"):
         c.expect("reach", "reaches")
-        n = c.integer("the losses", 1, 1000)
+        n = c.integer(msg("the losses"), 1, 1000)
         return EndOrder(line=c.line, text=c.text, unit=unit, kind=EndKind.FLEE_LOSSES,
                         threshold=n)
     return EndOrder(line=c.line, text=c.text, unit=unit, kind=EndKind.FLEE_BELOW,
@@ -146,12 +147,12 @@ def _surrender(c: Cursor) -> EndOrder:
 
 
 def _retreat(c: Cursor) -> RetreatPreferenceOrder:
-    unit = c.ident("a unit id")
+    unit = c.ident(msg("a unit id"))
     if not _is_unit_id(unit):
-        raise OrderSyntaxError(f"expected a unit id (like E-1), found {unit!r}")
+        raise OrderSyntaxError(msg("expected a unit id (like E-1), found %(unit)s", unit=repr(unit)))
     c.expect("to")
     return RetreatPreferenceOrder(line=c.line, text=c.text, unit=unit.upper(),
-                                  province=c.ident("a province"))
+                                  province=c.ident(msg("a province")))
 
 
 def register_battle_orders(grammar: Grammar) -> None:
@@ -178,25 +179,25 @@ def check_battle_order(state: GameState, house: str, order: Order) -> str | None
         if _is_unit_id(order.target):
             target_unit = state.units.get(order.target)
             if target_unit is None:
-                return f"there is no unit {order.target}"
+                return msg("there is no unit %(unit)s", unit=order.target)
             if target_unit.house == house:
-                return f"{order.target} is this house's own unit"
+                return msg("%(target)s is this house's own unit", target=order.target)
             return None
         target = find_dynasty(state, order.target)
         if target is None:
-            return f"there is no house {order.target!r}"
+            return msg("there is no house %(target)s", target=repr(order.target))
         if target.id == house:
-            return "a house cannot take a stance towards itself"
+            return msg("a house cannot take a stance towards itself")
         return None
     unit_id = order.unit if isinstance(order, EndOrder | RetreatPreferenceOrder) else None
     if unit_id is not None:
         unit = state.units.get(unit_id)
         if unit is None:
-            return f"there is no unit {unit_id}"
+            return msg("there is no unit %(unit)s", unit=unit_id)
         if unit.house != house:
-            return f"{unit_id} is not this house's unit"
+            return msg("%(unit_id)s is not this house's unit", unit_id=unit_id)
     if isinstance(order, RetreatPreferenceOrder) and find_province(state, order.province) is None:
-        return f"there is no province {order.province!r}"
+        return msg("there is no province %(province)s", province=repr(order.province))
     return None
 
 

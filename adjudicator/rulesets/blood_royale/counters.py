@@ -7,6 +7,7 @@ name a good and a province, meaning the lowest-numbered such counter.
 
 from __future__ import annotations
 
+from adjudicator.messages import msg, province_name
 from adjudicator.rulesets.blood_royale.world import br_data, find_province, productive
 from adjudicator.state import Counter, GameState
 
@@ -45,13 +46,13 @@ def check_counter(state: GameState, house: str, token: str, source: str | None) 
     will produce for the house at this interphase is accepted."""
     if source is None:
         if find_counter(state, house, token, None, set()) is None:
-            return f"you have no counter {token}"
+            return msg("you have no counter %(token)s", token=token)
         return None
     province = find_province(state, source)
     if province is None:
-        return f"there is no province {source!r}"
+        return msg("there is no province %(source)s", source=repr(source))
     if find_counter(state, house, token, source, set()) is not None:
         return None
     if province.resource == token and province.controller == house and productive(province):
         return None
-    return f"you have no {token} counter in {province.name}"
+    return msg("you have no %(token)s counter in %(province)s", token=token, province=province_name(province))

@@ -21,6 +21,7 @@ gifts, payments and binding exchanges.
 
 from __future__ import annotations
 
+from adjudicator.messages import house_name, msg
 from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.counters import check_counter, find_counter
@@ -57,11 +58,11 @@ def other_house(state: GameState, house: str, token: str) -> tuple[str | None, s
     """Another active house named by id or letter, or the reason it cannot be."""
     found = find_dynasty(state, token)
     if found is None:
-        return None, f"there is no house {token!r}"
+        return None, msg("there is no house %(token)s", token=repr(token))
     if found.id == house:
-        return None, "a house cannot deal with itself"
+        return None, msg("a house cannot deal with itself")
     if found.eliminated:
-        return None, f"{found.name} is no longer in play"
+        return None, msg("%(found)s is no longer in play", found=house_name(found))
     return found.id, None
 
 
@@ -70,24 +71,23 @@ def check_intervention(state: GameState, house: str, order: InterveneOrder,
     """Both houses must send the same line; the unit must be the sender's or serve it."""
     unit = state.units.get(order.unit)
     if unit is None:
-        return f"there is no unit {order.unit}"
+        return msg("there is no unit %(unit)s", unit=order.unit)
     under = find_dynasty(state, order.under)
     if under is None:
-        return f"there is no house {order.under!r}"
+        return msg("there is no house %(under)s", under=repr(order.under))
     if under.id == unit.house:
-        return f"{order.unit} already serves {under.name}"
+        return msg("%(unit)s already serves %(under)s", unit=order.unit, under=house_name(under))
     if under.eliminated:
-        return f"{under.name} is no longer in play"
+        return msg("%(under)s is no longer in play", under=house_name(under))
     if house not in (unit.house, under.id):
-        return f"{order.unit} is not yours, and it would not serve you"
+        return msg("%(unit)s is not yours, and it would not serve you", unit=order.unit)
     partner = under.id if house == unit.house else unit.house
     sheet = sheets.get(partner)
     agreed = sheet is not None and not sheet.refused and any(
         isinstance(o, InterveneOrder) and o.unit == order.unit
         and intervention_under(state, o) == under.id for o in sheet.orders)
     if not agreed:
-        return (f"{state.houses[partner].name} did not send the same line: an "
-                "intervention needs both houses")
+        return (msg("%(partner)s did not send the same line: an intervention needs both houses", partner=house_name(state.houses[partner])))
     return None
 
 
@@ -136,9 +136,14 @@ def check_exchange_lots(state: GameState, house: str, order: ExchangeOrder) -> s
         for ref in lot.counters:
             problem = check_counter(state, giver, ref.token, ref.source)
             if problem is not None:
-                return problem if giver == house else (
-                    f"{state.houses[partner].name} has no such counter: {ref.token}"
-                    + (f" from {ref.source}" if ref.source else ""))
+                if giver == house:
+                    return problem
+                partner_name = house_name(state.houses[partner])
+                if ref.source:
+                    return msg("%(partner)s has no such counter: %(token)s from %(source)s",
+                               partner=partner_name, token=ref.token, source=ref.source)
+                return msg("%(partner)s has no such counter: %(token)s",
+                           partner=partner_name, token=ref.token)
     return None
 
 
@@ -151,23 +156,23 @@ def unmatched_exchange(state: GameState, house: str, order: ExchangeOrder,
     if sheet is not None and not sheet.refused and any(
             is_matching_exchange(state, house, order, o) for o in sheet.of_type(ExchangeOrder)):
         return None
-    return (f"{state.houses[partner].name} did not send the same exchange: both houses "
-            "must send it, each giving its own part first")
+    return (msg("%(partner)s did not send the same exchange: both houses must send it, each giving its own part first", partner=house_name(state.houses[partner])))
 
 
 def _deliverable(state: GameState, giver: str, lot: Lot) -> tuple[list[Counter], str | None]:
     """The counters ``giver`` would hand over, or why it cannot deliver ``lot``."""
-    name = state.houses[giver].name
+    name = house_name(state.houses[giver])
     if state.houses[giver].treasury < lot.crowns:
-        return [], (f"{name}'s treasury holds {state.houses[giver].treasury} crowns, "
-                    f"{lot.crowns} needed")
+        return [], (msg("%(name)s's treasury holds %(treasury)s crowns, %(crowns)s needed", name=name, treasury=state.houses[giver].treasury, crowns=lot.crowns))
     claimed: set[str] = set()
     found: list[Counter] = []
     for ref in lot.counters:
         counter = find_counter(state, giver, ref.token, ref.source, claimed)
         if counter is None:
-            return [], f"{name} no longer has {ref.token}" + (
-                f" in {ref.source}" if ref.source else "")
+            if ref.source:
+                return [], msg("%(name)s no longer has %(token)s in %(source)s",
+                               name=name, token=ref.token, source=ref.source)
+            return [], msg("%(name)s no longer has %(token)s", name=name, token=ref.token)
         claimed.add(counter.id)
         found.append(counter)
     return found, None
@@ -182,7 +187,7 @@ def _exchange(ctx: TurnContext, turn: BRTurn, house: str, order: ExchangeOrder,
     failure = reason or other_reason
     if failure is not None:
         for who, line in ((house, order), (partner, answer)):
-            ctx.reject(who, line, f"{failure}: neither part of the exchange happens")
+            ctx.reject(who, line, msg("%(failure)s: neither part of the exchange happens", failure=failure))
         return
     for giver, taker, lot, counters in ((house, partner, order.gives, given),
                                         (partner, house, order.gets, received)):
@@ -243,7 +248,7 @@ def apply_passage_and_interventions(ctx: TurnContext) -> None:
                 if unit is None or under is None or unit.house != house:
                     continue
                 if state.houses[under].eliminated:
-                    ctx.reject(house, order, f"{state.houses[under].name} is no longer in play")
+                    ctx.reject(house, order, msg("%(under)s is no longer in play", under=house_name(state.houses[under])))
                     continue
                 interventions[unit.id] = under
                 ctx.emit(InterventionAgreed(phase=ctx.dice.phase, house=house, unit=unit.id,
@@ -265,8 +270,10 @@ def run_trade(ctx: TurnContext, turn: BRTurn) -> None:
             to, reason = other_house(state, house, order.to)
             counter = find_counter(state, house, order.counter, order.source, claimed)
             if counter is None or to is None:
-                ctx.reject(house, order, reason or f"you have no counter {order.counter}"
-                           + (f" in {order.source}" if order.source else "") + " to give")
+                ctx.reject(house, order, reason or (
+                    msg("you have no counter %(counter)s in %(source)s to give",
+                        counter=order.counter, source=order.source) if order.source else
+                    msg("you have no counter %(counter)s to give", counter=order.counter)))
                 continue
             claimed.add(counter.id)
             counter.owner = to
@@ -277,10 +284,9 @@ def run_trade(ctx: TurnContext, turn: BRTurn) -> None:
             to, reason = other_house(state, house, pay.to)
             treasury = state.houses[house].treasury
             if to is None:
-                ctx.reject(house, pay, reason or "no such house")
+                ctx.reject(house, pay, reason or msg("no such house"))
             elif treasury < pay.amount:
-                ctx.reject(house, pay, f"the treasury holds {treasury} crowns, "
-                                       f"{pay.amount} needed")
+                ctx.reject(house, pay, msg("the treasury holds %(treasury)s crowns, %(amount)s needed", treasury=treasury, amount=pay.amount))
             else:
                 state.houses[house].treasury -= pay.amount
                 state.houses[to].treasury += pay.amount

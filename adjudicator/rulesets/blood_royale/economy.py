@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.messages import house_id, msg, province_name, unit_type_name
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.counters import new_counter
 from adjudicator.rulesets.blood_royale.diplomacy import run_exchanges, run_trade
@@ -100,11 +101,11 @@ def lift_famines(ctx: TurnContext) -> None:
 def check_pay_revolt(state: GameState, house: str, order: PayRevoltOrder) -> str | None:
     province = find_province(state, order.province)
     if province is None:
-        return f"there is no province {order.province!r}"
+        return msg("there is no province %(province)s", province=repr(order.province))
     if province.controller != house:
-        return f"{province.name} is not under your control"
+        return msg("%(province)s is not under your control", province=province_name(province))
     if not province.revolt:
-        return f"{province.name} is not in revolt"
+        return msg("%(province)s is not in revolt", province=province_name(province))
     return None
 
 
@@ -118,8 +119,7 @@ def buy_off_revolts(ctx: TurnContext, turn: BRTurn) -> None:
             if not province.revolt:
                 continue
             if treasury.treasury < price:
-                ctx.reject(house, order, f"ending the revolt costs {price} crowns and the "
-                                         f"treasury holds {treasury.treasury}")
+                ctx.reject(house, order, msg("ending the revolt costs %(price)s crowns and the treasury holds %(treasury)s", price=price, treasury=treasury.treasury))
                 continue
             treasury.treasury -= price
             turn.ledger(house).revolts += price
@@ -181,21 +181,22 @@ def check_raise(state: GameState, house: str, order: RaiseOrder, rules: Mapping[
     typed = br_rules(rules)
     province = find_province(state, order.province)
     if province is None:
-        return f"there is no province {order.province!r}"
+        return msg("there is no province %(province)s", province=repr(order.province))
     if order.unit_type not in typed.unit_types:
-        return (f"there is no unit type {order.unit_type!r} "
-                f"(types: {', '.join(sorted(typed.unit_types))})")
+        return msg("there is no unit type %(type)s (types: %(types)s)",
+                   type=repr(order.unit_type), types=tuple(sorted(typed.unit_types)))
     if not typed.unit_type(order.unit_type).raisable:
-        return f"{order.unit_type} units cannot be raised"
+        return msg("%(type)s units cannot be raised", type=unit_type_name(order.unit_type))
     if province.kind != LAND or not is_home(state, house, province):
-        return f"{province.name} is not a province of your home kingdom"
+        return msg("%(province)s is not a province of your home kingdom", province=province_name(province))
     if province.controller != house:
-        return f"{province.name} is not under your control"
+        return msg("%(province)s is not under your control", province=province_name(province))
     if typed.is_naval(order.unit_type) and not is_coastal(state, province):
-        return f"{province.name} has no coast for a {order.unit_type}"
+        return msg("%(province)s has no coast for a %(type)s", province=province_name(province), type=unit_type_name(order.unit_type))
     others = sorted(h for h in sides_in(state, province.id) if h != house)
     if others:
-        return f"{province.name} holds units of {', '.join(others)}"
+        return msg("%(province)s holds units of %(houses)s", province=province_name(province),
+                   houses=tuple(house_id(h) for h in others))
     if order.as_unit is not None:
         return check_new_unit_id(state, house, order.as_unit, taken)
     return None
@@ -225,16 +226,17 @@ def raise_armies(ctx: TurnContext, turn: BRTurn) -> None:
                     if typed.unit_type(order.unit_type).capped else order.armies)
             armies = min(order.armies, affordable, room)
             if armies <= 0:
-                why = (f"the treasury holds {record.treasury} crowns, {cost} needed per army"
+                why = (msg("the treasury holds %(treasury)s crowns, %(cost)s needed per army", treasury=record.treasury, cost=cost)
                        if affordable <= 0 else
-                       f"the kingdom already has its {typed.economy.army_cap} armies "
-                       "(lost armies count until they return)")
+                       msg("the kingdom already has its %(army_cap)s armies (lost armies count until they return)", army_cap=typed.economy.army_cap))
                 ctx.reject(house, order, why)
                 continue
             if armies < order.armies:
-                ctx.notify(house, f"only {armies} of {order.armies} armies raised in "
-                                  f"{province.name}: " +
-                           ("not enough crowns" if armies == affordable else "the army cap"))
+                short = msg("not enough crowns") if armies == affordable else msg("the army cap")
+                ctx.notify(house, msg("only %(armies)s of %(ordered)s armies raised in "
+                                      "%(province)s: %(why)s", armies=armies,
+                                      ordered=order.armies, province=province_name(province),
+                                      why=short))
             unit, new = _raising_unit(state, house, order, province.id)
             unit.armies += armies
             record.treasury -= armies * cost

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.events import UnitsDisbanded
+from adjudicator.messages import house_id, house_name, msg, unit_type_name
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.events import UnitsMerged, UnitSplit
 from adjudicator.rulesets.blood_royale.orders import DisbandOrder, MergeOrder, SplitOrder
@@ -51,9 +52,9 @@ def check_new_unit_id(state: GameState, house: str, uid: str, taken: set[str]) -
     letter = state.houses[house].letter
     match = _UNIT_ID.match(uid)
     if not match or match.group(1) != letter:
-        return f"a new unit of {state.houses[house].name} is named {letter}-<number>, not {uid}"
+        return msg("a new unit of %(house)s is named %(letter)s-<number>, not %(uid)s", house=house_name(state.houses[house]), letter=letter, uid=uid)
     if uid in state.units or uid in taken:
-        return f"the unit id {uid} is already in use"
+        return msg("the unit id %(unit)s is already in use", unit=uid)
     return None
 
 
@@ -107,9 +108,9 @@ def remove_armies(ctx: TurnContext, unit: Unit, armies: int, reason: str) -> int
 def check_disband(state: GameState, house: str, order: DisbandOrder) -> str | None:
     unit = state.units.get(order.unit)
     if unit is None or unit.house != house:
-        return f"{house} has no unit {order.unit}"
+        return msg("%(house)s has no unit %(unit)s", house=house_id(house), unit=order.unit)
     if unit.id in br_data(state).interventions:
-        return f"{unit.id} serves another king this turn"
+        return msg("%(unit)s serves another king this turn", unit=unit.id)
     return None
 
 
@@ -133,12 +134,12 @@ def disband_units(ctx: TurnContext) -> None:
 def check_split(state: GameState, house: str, order: SplitOrder, unit: Unit | None,
                 taken: set[str]) -> str | None:
     if unit is None or unit.house != house:
-        return f"{house} has no unit {order.unit}"
+        return msg("%(house)s has no unit %(unit)s", house=house_id(house), unit=order.unit)
     if unit.id in br_data(state).interventions:
-        return f"{unit.id} serves another king this turn"
+        return msg("%(unit)s serves another king this turn", unit=unit.id)
     if order.armies >= unit.armies:
-        return (f"{unit.id} has {unit.armies} armies: a split leaves at least one, "
-                f"so at most {unit.armies - 1} can go")
+        return (msg("%(unit)s has %(armies)s armies: a split leaves at least one, so at most "
+                   "%(most)s can go", unit=unit.id, armies=unit.armies, most=unit.armies - 1))
     if order.as_unit is not None:
         return check_new_unit_id(state, house, order.as_unit, taken)
     return None
@@ -148,19 +149,21 @@ def check_merge(state: GameState, house: str, order: MergeOrder, unit: Unit | No
                 into: Unit | None, rules: Mapping[str, Any]) -> str | None:
     for uid, found in ((order.unit, unit), (order.into, into)):
         if found is None or found.house != house:
-            return f"{house} has no unit {uid}"
+            return msg("%(house)s has no unit %(unit)s", house=house_id(house), unit=uid)
         if found.id in br_data(state).interventions:
-            return f"{found.id} serves another king this turn"
+            return msg("%(unit)s serves another king this turn", unit=found.id)
     assert unit is not None and into is not None
     if unit.id == into.id:
-        return "a unit cannot merge into itself"
+        return msg("a unit cannot merge into itself")
     if unit.type != into.type:
-        return f"{unit.id} is a {unit.type} and {into.id} a {into.type}: only alike units merge"
+        return msg("%(unit)s is a %(type)s and %(into)s a %(other)s: only alike units merge",
+                   unit=unit.id, type=unit_type_name(unit.type), into=into.id,
+                   other=unit_type_name(into.type))
     if unit.province != into.province:
-        return f"{unit.id} and {into.id} are not in the same province"
+        return msg("%(unit)s and %(into)s are not in the same province", unit=unit.id, into=into.id)
     limit = capacity(rules, into)
     if limit is not None and len(unit.commanders) + len(into.commanders) > limit:
-        return f"{into.id} can take at most {limit} commander(s)"
+        return msg("%(into)s can take at most %(limit)s commander(s)", into=into.id, limit=limit)
     return None
 
 

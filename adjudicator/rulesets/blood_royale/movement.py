@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.messages import Message, house_id, msg, province_name, unit_type_name
 from adjudicator.orders import Order
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.control import end_of_round, snapshot_garrisons
@@ -68,10 +69,9 @@ def resolve_path(state: GameState, start: str,
         for token in leg:
             province = find_province(state, token)
             if province is None:
-                return [], f"there is no province {token!r}"
+                return [], msg("there is no province %(token)s", token=repr(token))
             if province.id not in state.provinces[here].neighbours:
-                return [], (f"{province.name} does not border "
-                            f"{state.provinces[here].name}")
+                return [], (msg("%(province)s does not border %(here)s", province=province_name(province), here=province_name(state.provinces[here])))
             resolved[-1].append(province.id)
             here = province.id
     return resolved, None
@@ -81,22 +81,28 @@ def check_lengths(what: str, target: Province, legs: list[list[str]], per_round:
                   rounds: int) -> str | None:
     """Leg by leg with 'then', or the whole path over the turn's rounds."""
     if len(legs) > rounds:
-        return f"{what} has {len(legs)} legs, but a turn has {rounds} rounds"
+        return msg("%(what)s has %(legs)s legs, but a turn has %(rounds)s rounds", what=what,
+                   legs=len(legs), rounds=rounds)
     if len(legs) > 1:
         for leg in legs:
             if len(leg) > per_round:
-                return (f"{what} cannot reach {target_name(leg, target)} this round: "
-                        f"{len(leg)} provinces, {per_round} allowed")
+                return msg("%(what)s cannot reach %(target)s this round: %(provinces)s "
+                           "provinces, %(per_round)s allowed", what=what,
+                           target=target_name(leg, target), provinces=len(leg),
+                           per_round=per_round)
         return None
     total = len(legs[0])
     if total > per_round * rounds:
-        return (f"{what} cannot reach {target.name} this turn: {total} provinces, "
-                f"{per_round * rounds} allowed ({per_round} per round)")
+        return msg("%(what)s cannot reach %(target)s this turn: %(total)s provinces, "
+                   "%(allowed)s allowed (%(per_round)s per round)", what=what,
+                   target=province_name(target), total=total, allowed=per_round * rounds,
+                   per_round=per_round)
     return None
 
 
 def target_name(leg: list[str], fallback: Province) -> str:
-    return leg[-1] if leg else fallback.name
+    # A leg's last step is as the player wrote it, not a province's name.
+    return leg[-1] if leg else province_name(fallback)
 
 
 def check_terrain(state: GameState, unit_type: str, legs: list[list[str]],
@@ -106,9 +112,9 @@ def check_terrain(state: GameState, unit_type: str, legs: list[list[str]],
         for pid in leg:
             province = state.provinces[pid]
             if kind.naval and province.kind == LAND and not is_coastal(state, province):
-                return f"{unit_type} units cannot sail inland to {province.name}"
+                return msg("%(unit_type)s units cannot sail inland to %(province)s", unit_type=unit_type_name(unit_type), province=province_name(province))
         if not (kind.naval or kind.flying) and state.provinces[leg[-1]].kind == SEA:
-            return f"{unit_type} units cannot end a move at sea ({state.provinces[leg[-1]].name})"
+            return msg("%(unit_type)s units cannot end a move at sea (%(name)s)", unit_type=unit_type_name(unit_type), name=province_name(state.provinces[leg[-1]]))
     return None
 
 
@@ -116,7 +122,7 @@ def check_move(state: GameState, order: MoveOrder, unit_type: str, start: str,
                rules: Mapping[str, Any]) -> str | None:
     """The checks that do not depend on the turn: names, borders, lengths, terrain."""
     typed = br_rules(rules)
-    legs, reason = _checked_path(state, start, order.legs, f"unit {order.unit}",
+    legs, reason = _checked_path(state, start, order.legs, msg("unit %(unit)s", unit=order.unit),
                                  typed.movement.moves, typed.movement.rounds)
     return reason or check_terrain(state, unit_type, legs, typed)
 
@@ -124,7 +130,7 @@ def check_move(state: GameState, order: MoveOrder, unit_type: str, start: str,
 def check_carry(state: GameState, order: CarryOrder, start: str,
                 rules: Mapping[str, Any]) -> str | None:
     typed = br_rules(rules)
-    return _checked_path(state, start, order.legs, f"counter {order.counter}",
+    return _checked_path(state, start, order.legs, msg("counter %(counter)s", counter=order.counter),
                          typed.movement.counter_moves, typed.movement.rounds)[1]
 
 
@@ -180,29 +186,32 @@ def plan_unit_round(state: GameState, unit: Unit, side: str, path: list[str],
     for pid in path:
         province = state.provinces[pid]
         if len(entered) >= allowance:
-            stopped = (f"{allowance} province{'s' if allowance > 1 else ''} allowed "
-                       "this round")
+            stopped = (msg("%(allowance)s provinces allowed this round", allowance=allowance)
+                       if allowance > 1 else
+                       msg("%(allowance)s province allowed this round", allowance=allowance))
             break
         if pid not in state.provinces[here].neighbours:
-            stopped = f"{province.name} does not border {state.provinces[here].name}"
+            stopped = msg("%(province)s does not border %(here)s", province=province_name(province), here=province_name(state.provinces[here]))
             break
         if province.kind == SEA and not (kind.naval or kind.flying) \
                 and not _fleet_of(state, side, pid, typed):
-            stopped = f"no fleet of yours lies in the {province.name} to carry it"
+            stopped = msg("no fleet of yours lies in the %(province)s to carry it", province=province_name(province))
             break
         entered.append(pid)
         here = pid
         others = _foreign_units(state, side, pid)
         if others:
-            stopped = f"units of {', '.join(others)} stand in {province.name}"
+            stopped = msg("units of %(houses)s stand in %(province)s",
+                          houses=tuple(house_id(h) for h in others),
+                          province=province_name(province))
             break
         if _enemy_ground(state, unit, side, province):
-            stopped = f"{province.name} is enemy ground"
+            stopped = msg("%(province)s is enemy ground", province=province_name(province))
             break
     if not (kind.naval or kind.flying):
         while entered and state.provinces[entered[-1]].kind == SEA:
             entered.pop()
-            stopped = "it cannot end a round at sea"
+            stopped = msg("it cannot end a round at sea")
     return Step(entered=entered, stopped=stopped)
 
 
@@ -244,8 +253,7 @@ def _consume(ctx: TurnContext, route: Route, used: int, stopped: str) -> None:
     if route.split_legs:
         route.legs.pop(0)
         if rest:
-            ctx.notify(route.house, f"{route.order.text}: stopped short this round "
-                                    f"({stopped}); the rest of that leg is lost")
+            ctx.notify(route.house, msg("%(text)s: stopped short this round (%(stopped)s); the rest of that leg is lost", text=route.order.text, stopped=stopped))
     elif rest:
         route.legs[0] = rest
     else:
@@ -257,7 +265,7 @@ def move_unit(ctx: TurnContext, uid: str, route: Route, round_no: int) -> None:
     unit = state.units.get(uid)
     if unit is None:
         route.legs = []
-        ctx.notify(route.house, f"{route.order.text}: unit {uid} no longer exists")
+        ctx.notify(route.house, msg("%(text)s: unit %(uid)s no longer exists", text=route.order.text, uid=uid))
         return
     step = plan_unit_round(state, unit, route.house, _round_path(route), br_rules(ctx.rules))
     start = unit.province
@@ -280,10 +288,10 @@ def move_counter(ctx: TurnContext, counter: Counter, route: Route | None, round_
     for pid in path[:typed.movement.counter_moves]:
         province = state.provinces[pid]
         if pid not in state.provinces[here].neighbours:
-            stopped = f"{province.name} does not border {state.provinces[here].name}"
+            stopped = msg("%(province)s does not border %(here)s", province=province_name(province), here=province_name(state.provinces[here]))
             break
         if not counter_can_enter(state, counter.owner, province, typed):
-            stopped = f"{province.name} is closed to it"
+            stopped = msg("%(province)s is closed to it", province=province_name(province))
             break
         entered.append(pid)
         here = pid
@@ -294,7 +302,7 @@ def move_counter(ctx: TurnContext, counter: Counter, route: Route | None, round_
     if route is not None:
         limit = typed.movement.counter_moves
         _consume(ctx, route, len(entered), stopped or (
-            f"{limit} provinces allowed this round" if len(path) > len(entered) else ""))
+            msg("%(limit)s provinces allowed this round", limit=limit) if len(path) > len(entered) else ""))
 
 
 def settle_contacts(ctx: TurnContext, side: str, round_no: int,
@@ -373,10 +381,10 @@ def _route(order: Order, house: str, legs: list[list[str]]) -> Route:
 def _plan_move(ctx: TurnContext, turn: BRTurn, house: str, order: MoveOrder) -> None:
     unit = ctx.state.units.get(order.unit)
     if unit is None or unit.province is None:
-        ctx.reject(house, order, f"unit {order.unit} no longer exists")
+        ctx.reject(house, order, msg("unit %(unit)s no longer exists", unit=order.unit))
         return
     if unit_side(ctx.state, unit) != house:
-        ctx.reject(house, order, f"unit {order.unit} is not under your orders this turn")
+        ctx.reject(house, order, msg("unit %(unit)s is not under your orders this turn", unit=order.unit))
         return
     legs, reason = resolve_path(ctx.state, unit.province, order.legs)
     if reason is not None:
@@ -389,8 +397,10 @@ def _plan_carry(ctx: TurnContext, turn: BRTurn, house: str, order: CarryOrder,
                 claimed: set[str]) -> None:
     counter = find_counter(ctx.state, house, order.counter, order.source, claimed)
     if counter is None:
-        where = f" in {order.source}" if order.source else ""
-        ctx.reject(house, order, f"you have no counter {order.counter}{where} to carry")
+        ctx.reject(house, order, msg("you have no counter %(counter)s in %(source)s to carry",
+                                     counter=order.counter, source=order.source)
+                   if order.source else
+                   msg("you have no counter %(counter)s to carry", counter=order.counter))
         return
     legs, reason = resolve_path(ctx.state, counter.province, order.legs)
     if reason is not None:
@@ -408,6 +418,19 @@ def run_movement(ctx: TurnContext, turn: BRTurn, resolve_contacts: ContactResolv
     for route in [*turn.unit_routes.values(), *turn.counter_routes.values()]:
         left = sum(len(leg) for leg in route.legs)
         if left:
-            why = f" (last stop: {route.stopped})" if route.stopped else ""
-            ctx.notify(route.house, f"{route.order.text}: the turn ended with {left} "
-                                    f"province{'s' if left > 1 else ''} still to go{why}")
+            ctx.notify(route.house, _still_to_go(route.order.text, left, route.stopped))
+
+
+def _still_to_go(text: str, left: int, stopped: str) -> Message:
+    """The notice of a route the turn's rounds did not finish."""
+    if left > 1:
+        if stopped:
+            return msg("%(text)s: the turn ended with %(left)s provinces still to go "
+                       "(last stop: %(stopped)s)", text=text, left=left, stopped=stopped)
+        return msg("%(text)s: the turn ended with %(left)s provinces still to go",
+                   text=text, left=left)
+    if stopped:
+        return msg("%(text)s: the turn ended with %(left)s province still to go "
+                   "(last stop: %(stopped)s)", text=text, left=left, stopped=stopped)
+    return msg("%(text)s: the turn ended with %(left)s province still to go",
+               text=text, left=left)

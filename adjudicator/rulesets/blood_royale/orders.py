@@ -42,8 +42,10 @@ towards their owner's capital.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from adjudicator.messages import Message, msg
 from adjudicator.orders import Cursor, Grammar, Order, OrderSyntaxError
 
 
@@ -164,23 +166,32 @@ class DisbandOrder(Order):
     unit: str
 
 
-def _unit_id(c: Cursor, what: str = "a unit id (such as E-2)") -> str:
-    return c.ident(what).upper()
+def _unit_id(c: Cursor, what: str | None = None) -> str:
+    return c.ident(what or msg("a unit id (such as E-2)")).upper()
 
 
-def _legs(c: Cursor, what: str) -> tuple[tuple[str, ...], ...]:
+def _legs(c: Cursor, short: Callable[[str], Message]) -> tuple[tuple[str, ...], ...]:
+    """The provinces of a path by leg; ``short`` says why one with no province after
+    its last word (``to`` or ``then``) is refused."""
     legs: list[list[str]] = [[]]
     while not c.at_end():
         if c.accept("then"):
             if not legs[-1]:
-                raise OrderSyntaxError("'then' must follow at least one province")
+                raise OrderSyntaxError(msg("'then' must follow at least one province"))
             legs.append([])
             continue
-        legs[-1].append(c.next("a province").text)
+        legs[-1].append(c.next(msg("a province")).text)
     if not legs[-1]:
-        raise OrderSyntaxError(f"the {what} needs at least one province after "
-                               f"{'then' if len(legs) > 1 else 'to'}")
+        raise OrderSyntaxError(short("then" if len(legs) > 1 else "to"))
     return tuple(tuple(leg) for leg in legs)
+
+
+def _move_short(word: str) -> Message:
+    return msg("the move needs at least one province after %(word)s", word=word)
+
+
+def _route_short(word: str) -> Message:
+    return msg("the route needs at least one province after %(word)s", word=word)
 
 
 def _lot(c: Cursor, until: str) -> Lot:
@@ -189,11 +200,11 @@ def _lot(c: Cursor, until: str) -> Lot:
     while True:
         word = c.peek()
         if word is not None and word.isdigit():
-            crowns += c.integer("the number of crowns", 1, 100000)
+            crowns += c.integer(msg("the number of crowns"), 1, 100000)
             c.expect("crowns", "crown")
         else:
-            token = c.ident("crowns, a counter id (such as wine-7) or a good").lower()
-            source = c.next("a province").text if c.accept("from") else None
+            token = c.ident(msg("crowns, a counter id (such as wine-7) or a good")).lower()
+            source = c.next(msg("a province")).text if c.accept("from") else None
             counters.append(CounterRef(token, source))
         if not c.accept("and"):
             break
@@ -225,34 +236,34 @@ def register_br_orders(grammar: Grammar) -> None:
     @grammar.rule("pay")
     def _pay(c: Cursor) -> Order:
         if c.accept("revolt"):
-            return PayRevoltOrder(line=c.line, text=c.text, province=c.next("a province").text)
+            return PayRevoltOrder(line=c.line, text=c.text, province=c.next(msg("a province")).text)
         word = c.peek()
         if word is not None and word.isdigit():
-            amount = c.integer("the number of crowns", 1, 100000)
+            amount = c.integer(msg("the number of crowns"), 1, 100000)
             c.accept("crowns", "crown")
             c.expect("to")
             return PayCrownsOrder(line=c.line, text=c.text, amount=amount,
-                                  to=c.ident("a house (id or letter)"))
+                                  to=c.ident(msg("a house (id or letter)")))
         if previous_pay is None or word != "ransom":
-            raise OrderSyntaxError("expected 'pay revolt <province>', 'pay <N> crowns to "
-                                   "<house>' or 'pay ransom <person> <N>'")
+            raise OrderSyntaxError(msg("expected 'pay revolt <province>', 'pay <N> crowns to "
+                                       "<house>' or 'pay ransom <person> <N>'"))
         return previous_pay(c)
 
     @grammar.rule("raise")
     def _raise(c: Cursor) -> RaiseOrder:
-        armies = c.integer("the number of armies", 1, 99)
+        armies = c.integer(msg("the number of armies"), 1, 99)
         unit_type = "army"
         if c.peek() != "in":
-            unit_type = _singular(c.word("a unit type or 'in'"))
+            unit_type = _singular(c.word(msg("a unit type or 'in'")))
         c.expect("in")
-        province = c.next("a province").text
+        province = c.next(msg("a province")).text
         as_unit = _unit_id(c) if c.accept("as") else None
         return RaiseOrder(line=c.line, text=c.text, armies=armies, unit_type=unit_type,
                           province=province, as_unit=as_unit)
 
     @grammar.rule("split")
     def _split(c: Cursor) -> SplitOrder:
-        armies = c.integer("the number of armies", 1, 99)
+        armies = c.integer(msg("the number of armies"), 1, 99)
         c.accept("armies", "army")
         c.expect("from")
         unit = _unit_id(c)
@@ -269,23 +280,23 @@ def register_br_orders(grammar: Grammar) -> None:
     def _move(c: Cursor) -> MoveOrder:
         unit = _unit_id(c)
         c.expect("to")
-        return MoveOrder(line=c.line, text=c.text, unit=unit, legs=_legs(c, "move"))
+        return MoveOrder(line=c.line, text=c.text, unit=unit, legs=_legs(c, _move_short))
 
     @grammar.rule("carry")
     def _carry(c: Cursor) -> CarryOrder:
-        counter = c.ident("a counter id (such as wine-7) or a good").lower()
-        source = c.next("a province").text if c.accept("from") else None
+        counter = c.ident(msg("a counter id (such as wine-7) or a good")).lower()
+        source = c.next(msg("a province")).text if c.accept("from") else None
         c.expect("to")
         return CarryOrder(line=c.line, text=c.text, counter=counter, source=source,
-                          legs=_legs(c, "route"))
+                          legs=_legs(c, _route_short))
 
     @grammar.rule("give")
     def _give(c: Cursor) -> GiveOrder:
-        counter = c.ident("a counter id (such as wine-7) or a good").lower()
-        source = c.next("a province").text if c.accept("from") else None
+        counter = c.ident(msg("a counter id (such as wine-7) or a good")).lower()
+        source = c.next(msg("a province")).text if c.accept("from") else None
         c.expect("to")
         return GiveOrder(line=c.line, text=c.text, counter=counter, source=source,
-                         to=c.ident("a house (id or letter)"))
+                         to=c.ident(msg("a house (id or letter)")))
 
     @grammar.rule("allow", "refuse")
     def _passage(c: Cursor) -> PassageOrder:
@@ -293,33 +304,33 @@ def register_br_orders(grammar: Grammar) -> None:
         c.expect("passage")
         c.accept("to")
         return PassageOrder(line=c.line, text=c.text, allowed=allowed,
-                            house=c.ident("a house (id or letter)"))
+                            house=c.ident(msg("a house (id or letter)")))
 
     @grammar.rule("intervene")
     def _intervene(c: Cursor) -> InterveneOrder:
         unit = _unit_id(c)
         c.expect("for")
         return InterveneOrder(line=c.line, text=c.text, unit=unit,
-                              under=c.ident("the house the unit will serve"))
+                              under=c.ident(msg("the house the unit will serve")))
 
     @grammar.rule("ally")
     def _ally(c: Cursor) -> AllyOrder:
         return AllyOrder(line=c.line, text=c.text, allied=True,
-                         house=c.ident("a house (id or letter)"))
+                         house=c.ident(msg("a house (id or letter)")))
 
     @grammar.rule("end")
     def _end_alliance(c: Cursor) -> AllyOrder:
         c.expect("alliance")
         c.accept("with")
         return AllyOrder(line=c.line, text=c.text, allied=False,
-                         house=c.ident("a house (id or letter)"))
+                         house=c.ident(msg("a house (id or letter)")))
 
     @grammar.rule("exchange")
     def _exchange(c: Cursor) -> ExchangeOrder:
         gives = _lot(c, "for")
         gets = _lot(c, "with")
         return ExchangeOrder(line=c.line, text=c.text, gives=gives, gets=gets,
-                             house=c.ident("a house (id or letter)"))
+                             house=c.ident(msg("a house (id or letter)")))
 
     @grammar.rule("disband")
     def _disband(c: Cursor) -> DisbandOrder:

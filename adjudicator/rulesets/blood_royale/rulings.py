@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.events import Ruling
+from adjudicator.messages import house_name, msg, province_name
 from adjudicator.orders import Cursor, Grammar, Order
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.world import LAND, find_province
@@ -30,9 +31,9 @@ BR_ARBITER_GRAMMAR: Grammar = ARBITER_GRAMMAR.extended()
 
 @BR_ARBITER_GRAMMAR.rule("control")
 def _control(c: Cursor) -> ControlOrder:
-    province = c.next("a province").text
+    province = c.next(msg("a province")).text
     c.expect("by")
-    return ControlOrder(line=c.line, text=c.text, province=province, house=c.ident("the house"))
+    return ControlOrder(line=c.line, text=c.text, province=province, house=c.ident(msg("the house")))
 
 
 def _house(state: GameState, named: str) -> str | None:
@@ -46,16 +47,16 @@ def check_control(state: GameState, order: ControlOrder) -> str | None:
     """Why ``order`` cannot apply to ``state``, or None."""
     province = find_province(state, order.province)
     if province is None:
-        return f"there is no province {order.province!r}"
+        return msg("there is no province %(province)s", province=repr(order.province))
     if province.kind != LAND:
-        return f"{province.name} is a sea: nobody controls it (B3)"
+        return msg("%(province)s is a sea: nobody controls it (B3)", province=province_name(province))
     house = _house(state, order.house)
     if house is None:
-        return f"there is no house {order.house!r}"
+        return msg("there is no house %(house)s", house=repr(order.house))
     if state.houses[house].eliminated:
-        return f"{state.houses[house].name} is out of play"
+        return msg("%(house)s is out of play", house=house_name(state.houses[house]))
     if province.controller == house:
-        return f"{state.houses[house].name} controls {province.name} already"
+        return msg("%(house)s controls %(province)s already", house=house_name(state.houses[house]), province=province_name(province))
     return None
 
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from adjudicator.messages import msg
 from adjudicator.orders import Order, OrderSheet
 from adjudicator.rulesets.blood_royale.battle_orders import validate_battle_orders
 from adjudicator.rulesets.blood_royale.counters import check_counter, find_counter
@@ -77,11 +78,11 @@ class SheetCheck:
     def own(self, uid: str) -> str | None:
         """Why the house cannot reorganise ``uid`` (None when it can)."""
         if uid in self.gone:
-            return f"{uid} is {self.gone[uid]} by an earlier line"
+            return msg("%(unit)s is %(gone)s by an earlier line", unit=uid, gone=self.gone[uid])
         if uid not in self.units:
-            return f"you have no unit {uid}"
+            return msg("you have no unit %(unit)s", unit=uid)
         if uid in self.serving:
-            return f"{uid} serves another king this turn"
+            return msg("%(unit)s serves another king this turn", unit=uid)
         return None
 
     def check(self, order: Order) -> str | None:
@@ -91,7 +92,7 @@ class SheetCheck:
 
 def _tax(check: SheetCheck, order: Order) -> str | None:
     if check.taxed:
-        return "the tax is ordered twice"
+        return msg("the tax is ordered twice")
     check.taxed = True
     return None
 
@@ -164,8 +165,8 @@ def _merge(check: SheetCheck, order: Order) -> str | None:
         if reason:
             return reason
     elif check.units[order.unit].province != check.units[order.into].province:
-        return f"{order.unit} and {order.into} are not in the same province"
-    check.gone[order.unit] = f"merged into {order.into}"
+        return msg("%(unit)s and %(into)s are not in the same province", unit=order.unit, into=order.into)
+    check.gone[order.unit] = msg("merged into %(into)s", into=order.into)
     del check.units[order.unit]
     return None
 
@@ -175,7 +176,7 @@ def _disband(check: SheetCheck, order: Order) -> str | None:
     reason = check.own(order.unit)
     if reason:
         return reason
-    check.gone[order.unit] = "disbanded"
+    check.gone[order.unit] = msg("disbanded")
     del check.units[order.unit]
     return None
 
@@ -183,15 +184,16 @@ def _disband(check: SheetCheck, order: Order) -> str | None:
 def _move(check: SheetCheck, order: Order) -> str | None:
     assert isinstance(order, MoveOrder)
     if order.unit in check.gone:
-        return f"{order.unit} is {check.gone[order.unit]} by an earlier line"
+        return msg("%(unit)s is %(gone)s by an earlier line", unit=order.unit,
+                   gone=check.gone[order.unit])
     planned = check.units.get(order.unit)
     if planned is None:
         unit = check.state.units.get(order.unit)
         if unit is not None:
-            return f"unit {order.unit} is not under your orders this turn"
-        return f"there is no unit {order.unit}"
+            return msg("unit %(unit)s is not under your orders this turn", unit=order.unit)
+        return msg("there is no unit %(unit)s", unit=order.unit)
     if order.unit in check.moved:
-        return f"unit {order.unit} already has a move order"
+        return msg("unit %(unit)s already has a move order", unit=order.unit)
     reason = check_move(check.state, order, planned.type, planned.province, check.rules)
     if reason is None:
         check.moved.add(order.unit)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from adjudicator.events import Capture, CaptureEscaped, PrisonerKept, PrisonerReleased
+from adjudicator.messages import msg
 from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty.lookup import find, unknown_person
@@ -44,13 +45,13 @@ def capture_commanders(ctx: TurnContext, unit: Unit, captor: str,
 
 def check_retreat(state: GameState, order: RetreatOrder) -> str | None:
     if order.unit not in state.units:
-        return f"there is no unit {order.unit}"
+        return msg("there is no unit %(unit)s", unit=order.unit)
     captor = next((h for h in state.houses.values()
                    if order.captor.lower() in (h.id, h.letter.lower())), None)
     if captor is None:
-        return f"there is no house {order.captor!r}"
+        return msg("there is no house %(captor)s", captor=repr(order.captor))
     if captor.id == state.units[order.unit].house:
-        return "a house cannot capture its own commanders"
+        return msg("a house cannot capture its own commanders")
     return None
 
 
@@ -59,13 +60,13 @@ def check_prisoner(state: GameState, house: str, order: PrisonerOrder | PayRanso
     if person is None:
         return unknown_person(state, order.person)
     if person.died is not None:
-        return f"{person.name} is dead"
+        return msg("%(person)s is dead", person=person.name)
     if person.prisoner_of is None:
-        return f"{person.name} is nobody's prisoner"
+        return msg("%(person)s is nobody's prisoner", person=person.name)
     if isinstance(order, PrisonerOrder) and person.prisoner_of != house:
-        return f"{person.name} is not this house's prisoner"
+        return msg("%(person)s is not this house's prisoner", person=person.name)
     if isinstance(order, PayRansomOrder) and person.dynasty != house:
-        return f"{person.name} does not belong to this house"
+        return msg("%(person)s does not belong to this house", person=person.name)
     return None
 
 
@@ -116,10 +117,13 @@ def ransom_problem(state: GameState, person: Person, ransom: int, offer: int) ->
     """
     payer = state.houses.get(person.dynasty) if person.dynasty else None
     if payer is not None and payer.treasury < ransom:
-        return f"{payer.name} cannot pay {ransom} crowns; the prisoner is kept"
+        return msg("%(payer)s cannot pay %(ransom)s crowns; the prisoner is kept", payer=payer.name, ransom=ransom)
     if offer < ransom or payer is None:
-        return (f"{payer.name if payer else 'nobody'} did not declare a ransom of {ransom} "
-                f"for {person.name}; the prisoner is kept")
+        if payer is None:
+            return msg("nobody did not declare a ransom of %(ransom)s for %(person)s; the "
+                       "prisoner is kept", ransom=ransom, person=person.name)
+        return msg("%(payer)s did not declare a ransom of %(ransom)s for %(person)s; the "
+                   "prisoner is kept", payer=payer.name, ransom=ransom, person=person.name)
     return None
 
 

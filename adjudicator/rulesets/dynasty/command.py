@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.events import Assignment
+from adjudicator.messages import house_id, msg
 from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty.lookup import controls, find, unknown_person
@@ -87,12 +88,11 @@ def must_command(state: GameState, person: Person, age: int, compulsory_age: int
 def _evenness_reason(rules: Mapping[str, Any], units: list[Unit], target: Unit) -> str | None:
     open_units = [u for u in units if has_room(rules, u)]
     if target not in open_units:
-        return f"{target.id} has no room for another commander"
+        return msg("%(target)s has no room for another commander", target=target.id)
     fewest = min(len(u.commanders) for u in open_units)
     if len(target.commanders) > fewest:
         least = next(u for u in open_units if len(u.commanders) == fewest)
-        return (f"{target.id} has {len(target.commanders)} commanders while {least.id} has "
-                f"{fewest}: commanders are spread evenly (A8)")
+        return (msg("%(target)s has %(value)s commanders while %(least)s has %(fewest)s: commanders are spread evenly (A8)", target=target.id, value=len(target.commanders), least=least.id, fewest=fewest))
     return None
 
 
@@ -108,22 +108,22 @@ def check_assign(state: GameState, house: str, order: AssignOrder | LendOrder, a
     if person is None:
         return unknown_person(state, order.person)
     if not controls(house, person) and isinstance(order, AssignOrder):
-        return f"{person.name} does not belong to this house"
+        return msg("%(person)s does not belong to this house", person=person.name)
     if person.sex != Sex.MALE:
-        return f"{person.name} is a woman: only men command units (A8)"
+        return msg("%(person)s is a woman: only men command units (A8)", person=person.name)
     if person.died is not None:
-        return f"{person.name} is dead"
+        return msg("%(person)s is dead", person=person.name)
     if person.prisoner_of and not before_releases:
         return prisoner_reason(person)
     if age < voluntary_age:
-        return f"{person.name} is {age}: a man may command from {voluntary_age} (A8)"
+        return msg("%(person)s is %(age)s: a man may command from %(voluntary_age)s (A8)", person=person.name, age=age, voluntary_age=voluntary_age)
     if person.unit:
-        return f"{person.name} already commands {person.unit} and stays with it (A8)"
+        return msg("%(person)s already commands %(unit)s and stays with it (A8)", person=person.name, unit=person.unit)
     unit = state.units.get(order.unit)
     if unit is None:
-        return f"there is no unit {order.unit}"
+        return msg("there is no unit %(unit)s", unit=order.unit)
     if isinstance(order, AssignOrder) and unit.house != person.dynasty:
-        return f"{unit.id} belongs to another house: lending needs 'lend' from both houses"
+        return msg("%(unit)s belongs to another house: lending needs 'lend' from both houses", unit=unit.id)
     return None
 
 
@@ -133,7 +133,8 @@ def undeclared_loan(person: Person, unit: Unit, houses: set[str]) -> str | None:
     if needed <= houses:
         return None
     missing = sorted(h for h in needed - houses if h)
-    return f"{', '.join(missing)} did not declare this loan (A8: both houses declare it)"
+    return msg("%(houses)s did not declare this loan (A8: both houses declare it)",
+               houses=tuple(house_id(h) for h in missing))
 
 
 def check_loans(state: GameState, sheets: dict[str, OrderSheet]) -> None:
@@ -155,7 +156,7 @@ def check_loans(state: GameState, sheets: dict[str, OrderSheet]) -> None:
 
 
 def prisoner_reason(person: Person) -> str:
-    return f"{person.name} is a prisoner and cannot be assigned (A9)"
+    return msg("%(person)s is a prisoner and cannot be assigned (A9)", person=person.name)
 
 
 def check_prisoner_assignments(state: GameState, sheets: Mapping[str, OrderSheet]) -> None:
@@ -220,12 +221,11 @@ def run_assignments(ctx: TurnContext) -> None:
         assert person.dynasty is not None
         units = [u for u in faction_units(state, person.dynasty) if has_room(rules, u)]
         if not units:
-            ctx.notify(person.dynasty, f"{person.name} must command, but no unit of this "
-                                       "house can take him: he stays unassigned (A8)")
+            ctx.notify(person.dynasty, msg("%(person)s must command, but no unit of this house can take him: he stays unassigned (A8)", person=person.name))
             continue
         unit = min(units, key=lambda u: (len(u.commanders), unit_key(u.id)))
         _place(ctx, person, unit, automatic=True)
-        ctx.notify(person.dynasty, f"{person.name} was assigned to {unit.id} automatically")
+        ctx.notify(person.dynasty, msg("%(person)s was assigned to %(unit)s automatically", person=person.name, unit=unit.id))
 
 
 def _settle_loan(ctx: TurnContext, pid: str, uid: str,
@@ -236,11 +236,11 @@ def _settle_loan(ctx: TurnContext, pid: str, uid: str,
     first_house, first = lines[0]
     if person is None or unit is None:
         for house, order in lines:
-            ctx.reject(house, order, f"no such person or unit in {order.text!r}")
+            ctx.reject(house, order, msg("no such person or unit in %(text)s", text=repr(order.text)))
         return
     reason = check_assign(state, first_house, first, ctx.age(person.born), dyn.voluntary_age)
     if reason is None and not has_room(ctx.rules, unit):
-        reason = f"{unit.id} has no room for another commander"
+        reason = msg("%(unit)s has no room for another commander", unit=unit.id)
     if reason is None:
         reason = undeclared_loan(person, unit, {h for h, _ in lines})
     if reason:

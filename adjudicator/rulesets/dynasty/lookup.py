@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adjudicator.messages import msg
 from adjudicator.state import GameState, House, Person
 
 
@@ -32,5 +33,7 @@ def label(person: Person) -> str:
 def unknown_person(state: GameState, token: str) -> str:
     """The reason for a person not found, with the number meant if only its case is wrong."""
     meant = state.ref_like(token)
-    hint = f"; did you mean {meant}?" if meant else ""
-    return f"nobody is called {token!r}{hint}"
+    if meant:
+        return msg("nobody is called %(token)s; did you mean %(meant)s?", token=repr(token),
+                   meant=meant)
+    return msg("nobody is called %(token)s", token=repr(token))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.events import MinorNobleCreated, Renunciation, Wedding
+from adjudicator.messages import house_id, house_name, msg
 from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty.lookup import controls, find, find_dynasty, unknown_person
@@ -23,15 +24,15 @@ from adjudicator.state import GameState, Marriage, Person, Sex
 def can_marry(state: GameState, person: Person, age: int, min_age: int) -> str | None:
     """Why ``person`` cannot marry now, or None (A7)."""
     if person.died is not None:
-        return f"{person.name} is dead"
+        return msg("%(person)s is dead", person=person.name)
     if age < min_age:
-        return f"{person.name} is {age}: spouses must be {min_age} or older (A7)"
+        return msg("%(person)s is %(age)s: spouses must be %(min_age)s or older (A7)", person=person.name, age=age, min_age=min_age)
     if person.spouse is not None:
-        return f"{person.name} is already married (A7: one spouse at a time)"
+        return msg("%(person)s is already married (A7: one spouse at a time)", person=person.name)
     if person.widowed_queen:
-        return f"{person.name} is a widowed queen and cannot remarry (A3)"
+        return msg("%(person)s is a widowed queen and cannot remarry (A3)", person=person.name)
     if person.king_consort:
-        return f"{person.name} was King Consort and cannot remarry (A6)"
+        return msg("%(person)s was King Consort and cannot remarry (A6)", person=person.name)
     return None
 
 
@@ -44,21 +45,20 @@ def check_marriage(state: GameState, house: str, order: MarryOrder, age_year: in
     people = [first]
     if order.second is None:
         if not minor_allowed:
-            return "this campaign does not allow marriages to the minor nobility"
+            return msg("this campaign does not allow marriages to the minor nobility")
     else:
         second = find(state, order.second)
         if second is None:
             return unknown_person(state, order.second)
         if second.id == first.id:
-            return "a person cannot marry themselves"
+            return msg("a person cannot marry themselves")
         people.append(second)
         if first.sex == second.sex:
-            return f"{first.name} and {second.name} are of the same sex"
+            return msg("%(first)s and %(second)s are of the same sex", first=first.name, second=second.name)
         if first.dynasty is not None and first.dynasty == second.dynasty:
-            return (f"{first.name} and {second.name} are both of the {first.dynasty} dynasty: "
-                    "nobody may marry within their own dynasty (A7)")
+            return (msg("%(first)s and %(second)s are both of the %(dynasty)s dynasty: nobody may marry within their own dynasty (A7)", first=first.name, second=second.name, dynasty=house_id(first.dynasty)))
     if not any(controls(house, p) for p in people):
-        return "neither spouse belongs to this house"
+        return msg("neither spouse belongs to this house")
     for person in people:
         reason = can_marry(state, person, person.age(age_year), min_age)
         if reason:
@@ -66,16 +66,16 @@ def check_marriage(state: GameState, house: str, order: MarryOrder, age_year: in
     for who, dyn in order.renounce:
         renouncer = find(state, who)
         if renouncer is None or renouncer.id not in {p.id for p in people}:
-            return f"only a spouse can renounce in a marriage contract, not {who!r}"
+            return msg("only a spouse can renounce in a marriage contract, not %(who)s", who=repr(who))
         dynasty = find_dynasty(state, dyn)
         if dynasty is None:
-            return f"there is no dynasty {dyn!r}"
+            return msg("there is no dynasty %(dyn)s", dyn=repr(dyn))
         if dynasty.id not in renouncer.refs:
-            return f"{renouncer.name} holds no number in {dynasty.name} to renounce"
+            return msg("%(renouncer)s holds no number in %(dynasty)s to renounce", renouncer=renouncer.name, dynasty=house_name(dynasty))
     if order.children == "mother":
         wife = next((p for p in people if p.sex == Sex.FEMALE), None)
         if wife is not None and wife.dynasty is None:
-            return "the mother belongs to no dynasty to give the children to"
+            return msg("the mother belongs to no dynasty to give the children to")
     return None
 
 
@@ -126,8 +126,9 @@ def disagreement(state: GameState, pair: frozenset[str],
     houses_needed = {h for h in (_owner(a), _owner(b)) if h}
     missing = sorted(houses_needed - {d.house for d in lines})
     if missing:
-        names = ", ".join(state.houses[h].name if h in state.houses else h for h in missing)
-        return f"{names} did not declare this marriage", missing
+        names = tuple(house_name(state.houses[h]) if h in state.houses else house_id(h)
+                      for h in missing)
+        return msg("%(names)s did not declare this marriage", names=names), missing
     ids = {p: p for p in pair}
     for person in (a, b):
         for ref in person.refs.values():
@@ -135,7 +136,7 @@ def disagreement(state: GameState, pair: frozenset[str],
         ids[person.name] = person.id
     dynasties = {h.letter.lower(): h.id for h in state.houses.values()}
     if len({d.order.key(ids, dynasties) for d in lines}) > 1:
-        return "the two houses' lines differ in their clauses", []
+        return msg("the two houses' lines differ in their clauses"), []
     return None
 
 
@@ -175,8 +176,7 @@ def _settle_pair(ctx: TurnContext, pair: frozenset[str], lines: list[_Declared],
         for d in lines:
             ctx.reject(d.house, d.order, reason)
         for h in missing:
-            ctx.notify(h, f"{lines[0].house} declared a marriage of {a.name} and {b.name} "
-                          "that this house did not declare; it was refused")
+            ctx.notify(h, msg("%(house)s declared a marriage of %(a)s and %(b)s that this house did not declare; it was refused", house=house_id(lines[0].house), a=a.name, b=b.name))
         return
     for person in (a, b):
         unable = can_marry(state, person, person.age(age_year), 0)
@@ -193,7 +193,7 @@ def _marry_minor(ctx: TurnContext, item: _Declared, age_year: int) -> None:
     person = find(state, item.order.first)
     assert person is not None
     if person.spouse is not None:
-        ctx.reject(item.house, item.order, f"{person.name} married earlier this turn")
+        ctx.reject(item.house, item.order, msg("%(person)s married earlier this turn", person=person.name))
         return
     sex = Sex.FEMALE if person.sex == Sex.MALE else Sex.MALE
     age = dynasty_rules(ctx.rules).minor_spouse_age(sex, person.age(age_year))
@@ -247,9 +247,9 @@ def check_renounce(state: GameState, house: str, order: RenounceOrder) -> str | 
     if person is None:
         return unknown_person(state, order.person)
     if not controls(house, person):
-        return f"{person.name} does not belong to this house"
+        return msg("%(person)s does not belong to this house", person=person.name)
     if person.died is not None:
-        return f"{person.name} is dead"
+        return msg("%(person)s is dead", person=person.name)
     return renounceable(state, person, order.dynasty)
 
 
@@ -258,9 +258,9 @@ def renounceable(state: GameState, person: Person, named: str) -> str | None:
     (a house's order and the arbiter's ruling alike)."""
     dynasty = find_dynasty(state, named)
     if dynasty is None:
-        return f"there is no dynasty {named!r}"
+        return msg("there is no dynasty %(named)s", named=repr(named))
     if dynasty.id not in person.refs:
-        return f"{person.name} holds no number in {dynasty.name}"
+        return msg("%(person)s holds no number in %(dynasty)s", person=person.name, dynasty=house_name(dynasty))
     return None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.messages import msg
 from adjudicator.orders import Cursor, Grammar, OrderSyntaxError
 from adjudicator.orders import Order as _Order
 from adjudicator.rulesets.dynasty.names import name_key
@@ -94,7 +95,7 @@ def _birth(c: Cursor) -> BirthOrder:
     person = c.person()
     attempts = None
     if c.accept("attempts", "attempt"):
-        attempts = c.integer("the number of attempts")
+        attempts = c.integer(msg("the number of attempts"))
     return BirthOrder(line=c.line, text=c.text, person=person, attempts=attempts)
 
 
@@ -102,7 +103,7 @@ def _birth(c: Cursor) -> BirthOrder:
 def _marry(c: Cursor) -> MarryOrder:
     first = c.person()
     c.expect("to", "with")
-    tok = c.next("the spouse (reference number, quoted name or minor-nobility)")
+    tok = c.next(msg("the spouse (reference number, quoted name or minor-nobility)"))
     second: str | None = tok.text
     if not tok.quoted and tok.word in (MINOR, "minor"):
         second = None
@@ -110,19 +111,18 @@ def _marry(c: Cursor) -> MarryOrder:
     children: str | None = None
     renounce: list[tuple[str, str]] = []
     while not c.at_end():
-        word = c.word("a clause ('children mother|father' or 'renounce <person> in <dynasty>')")
+        word = c.word(msg("a clause ('children mother|father' or 'renounce <person> in <dynasty>')"))
         if word == "children":
             if children is not None:
-                raise OrderSyntaxError("the children's dynasty is given twice")
+                raise OrderSyntaxError(msg("the children's dynasty is given twice"))
             children = c.expect("mother", "father")
         elif word == "renounce":
             who = c.person()
             c.expect("in")
-            renounce.append((who, c.ident("a dynasty letter")))
+            renounce.append((who, c.ident(msg("a dynasty letter"))))
         else:
             raise OrderSyntaxError(
-                f"unknown clause {word!r}: use 'children mother|father' or "
-                "'renounce <person> in <dynasty>'")
+                msg("unknown clause %(word)s: use 'children mother|father' or 'renounce <person> in <dynasty>'", word=repr(word)))
     return MarryOrder(line=c.line, text=c.text, first=first, second=second,
                       children=children, renounce=tuple(renounce))
 
@@ -132,21 +132,21 @@ def _renounce(c: Cursor) -> RenounceOrder:
     person = c.person()
     c.expect("in")
     return RenounceOrder(line=c.line, text=c.text, person=person,
-                         dynasty=c.ident("a dynasty letter"))
+                         dynasty=c.ident(msg("a dynasty letter")))
 
 
 @DYNASTY_GRAMMAR.rule("assign")
 def _assign(c: Cursor) -> AssignOrder:
     person = c.person()
     c.expect("to")
-    return AssignOrder(line=c.line, text=c.text, person=person, unit=c.ident("a unit id").upper())
+    return AssignOrder(line=c.line, text=c.text, person=person, unit=c.ident(msg("a unit id")).upper())
 
 
 @DYNASTY_GRAMMAR.rule("lend")
 def _lend(c: Cursor) -> LendOrder:
     person = c.person()
     c.expect("to")
-    return LendOrder(line=c.line, text=c.text, person=person, unit=c.ident("a unit id").upper())
+    return LendOrder(line=c.line, text=c.text, person=person, unit=c.ident(msg("a unit id")).upper())
 
 
 @DYNASTY_GRAMMAR.rule("prisoner")
@@ -155,7 +155,7 @@ def _prisoner(c: Cursor) -> PrisonerOrder:
     action = c.expect("release", "execute", "keep")
     ransom = 0
     if action == "release" and c.accept("ransom"):
-        ransom = c.integer("the ransom", 1, 100000)
+        ransom = c.integer(msg("the ransom"), 1, 100000)
     return PrisonerOrder(line=c.line, text=c.text, person=person, action=action, ransom=ransom)
 
 
@@ -163,7 +163,7 @@ def _prisoner(c: Cursor) -> PrisonerOrder:
 def _pay(c: Cursor) -> PayRansomOrder:
     c.expect("ransom")
     person = c.person()
-    amount = c.integer("the ransom", 1, 100000)
+    amount = c.integer(msg("the ransom"), 1, 100000)
     return PayRansomOrder(line=c.line, text=c.text, person=person, amount=amount)
 
 
@@ -172,17 +172,17 @@ def _name(c: Cursor) -> NameOrder:
     which = c.expect("newborn", "son", "daughter")
     c.expect("of")
     parent = c.person()
-    names = [c.name("the name")]
+    names = [c.name(msg("the name"))]
     while not c.at_end():
-        names.append(c.name("another name"))
+        names.append(c.name(msg("another name")))
     for name in names:
         if len(name) > 40:
-            raise OrderSyntaxError("a name may have at most 40 characters")
+            raise OrderSyntaxError(msg("a name may have at most 40 characters"))
         if not all(ch.isalpha() or ch in " '-." for ch in name):
             raise OrderSyntaxError(
-                "a name may hold only letters, spaces, apostrophes, hyphens and dots")
+                msg("a name may hold only letters, spaces, apostrophes, hyphens and dots"))
     if len({name_key(n) for n in names}) < len(names):
-        raise OrderSyntaxError("the same name is given twice")
+        raise OrderSyntaxError(msg("the same name is given twice"))
     return NameOrder(line=c.line, text=c.text, parent=parent, which=which, names=tuple(names))
 
 
@@ -191,12 +191,12 @@ def _kill(c: Cursor) -> KillOrder:
     person = c.person()
     cause = "arbiter"
     if c.accept("cause"):
-        cause = c.name("the cause")[:200]
+        cause = c.name(msg("the cause"))[:200]
     return KillOrder(line=c.line, text=c.text, person=person, cause=cause)
 
 
 @ARBITER_GRAMMAR.rule("retreat")
 def _retreat(c: Cursor) -> RetreatOrder:
-    unit = c.ident("a unit id").upper()
+    unit = c.ident(msg("a unit id")).upper()
     c.expect("by")
-    return RetreatOrder(line=c.line, text=c.text, unit=unit, captor=c.ident("the captor house"))
+    return RetreatOrder(line=c.line, text=c.text, unit=unit, captor=c.ident(msg("the captor house")))

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from adjudicator.events import Death
+from adjudicator.messages import msg
 from adjudicator.rulesets.base import TurnContext, typed_tables
 from adjudicator.rulesets.dynasty.names import name_key
 from adjudicator.rulesets.dynasty.rules import DynastyRules
@@ -78,8 +79,8 @@ def name_taken(state: GameState, name: str, also: Iterable[str | None] = ()) -> 
     if taken is None:
         return None
     if taken.casefold() == name.casefold():
-        return f"the name {name!r} is already taken (names are unique)"
-    return f"the name {name!r} looks like {taken!r}, which is taken (names are unique)"
+        return msg("the name %(name)s is already taken (names are unique)", name=repr(name))
+    return msg("the name %(name)s looks like %(taken)s, which is taken (names are unique)", name=repr(name), taken=repr(taken))
 
 
 def roman(number: int) -> str:

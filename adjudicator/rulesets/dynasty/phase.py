@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from adjudicator.events import WidowReturns
+from adjudicator.messages import msg
 from adjudicator.orders import Order
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty.births import run_births
@@ -39,7 +40,7 @@ def run_arbiter(ctx: TurnContext, apply: Apply = _apply_ruling) -> None:
             if person is None:
                 ctx.reject(ARBITER, order, unknown_person(ctx.state, order.person))
             elif person.died is not None:
-                ctx.reject(ARBITER, order, f"{person.name} is already dead")
+                ctx.reject(ARBITER, order, msg("%(person)s is already dead", person=person.name))
             else:
                 # The arbiter's words are the cause of death, as the players read it.
                 kill(ctx, person.id, order.cause, "arbiter")

@@ -9,6 +9,7 @@ before the second, sons' lines before daughters' under male preference.
 
 from __future__ import annotations
 
+from adjudicator.messages import msg
 from adjudicator.state import GameState, Law, Person, Sex
 
 SON_CHARS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -50,12 +51,12 @@ def child_char(law: Law, sex: Sex, issued: list[int]) -> str | None:
 def alphabet_spent(law: Law, sex: Sex) -> str:
     """Why a child has no number: each child takes one character, and the parent's are used."""
     if law == Law.ABSOLUTE:
-        whom = f"{len(SON_CHARS)} children"
+        whom = msg("%(count)s children", count=len(SON_CHARS))
     elif sex == Sex.MALE:
-        whom = f"{len(SON_CHARS)} sons"
+        whom = msg("%(count)s sons", count=len(SON_CHARS))
     else:
-        whom = f"{len(DAUGHTER_CHARS)} daughters"
-    return f"the parent has numbered {whom}, every character there is (A3)"
+        whom = msg("%(count)s daughters", count=len(DAUGHTER_CHARS))
+    return msg("the parent has numbered %(whom)s, every character there is (A3)", whom=whom)
 
 
 def _count_issue(law: Law, sex: Sex, issued: list[int]) -> None:

@@ -10,6 +10,7 @@ the line that came first.
 
 from __future__ import annotations
 
+from adjudicator.messages import house_name, msg
 from adjudicator.orders import Order, OrderSheet
 from adjudicator.rulesets.dynasty.lookup import find, find_dynasty
 from adjudicator.rulesets.dynasty.orders import (
@@ -32,7 +33,7 @@ def _renunciation(state: GameState, house: str, who: str, dynasty: str
     if person is None or found is None:
         return []
     return [(("renounce", house, person.id, found.id),
-             f"{person.name}'s renunciation in {found.name} is already ordered")]
+             msg("%(person)s's renunciation in %(found)s is already ordered", person=person.name, found=house_name(found)))]
 
 
 def _subjects(state: GameState, house: str, order: Order) -> list[tuple[Subject, str]]:
@@ -44,7 +45,7 @@ def _subjects(state: GameState, house: str, order: Order) -> list[tuple[Subject,
     if isinstance(order, MarryOrder):
         found = [find(state, who) for who in (order.first, order.second) if who is not None]
         subjects: list[tuple[Subject, str]] = [
-            (("marry", house, p.id), f"a marriage of {p.name} is already declared")
+            (("marry", house, p.id), msg("a marriage of %(person)s is already declared", person=p.name))
             for p in found if p is not None]
         for who, dynasty in order.renounce:
             subjects += _renunciation(state, house, who, dynasty)
@@ -59,12 +60,12 @@ def _subjects(state: GameState, house: str, order: Order) -> list[tuple[Subject,
     if isinstance(order, BirthOrder):
         marriage = state.current_marriage(person.id)
         return [] if marriage is None else [
-            (("birth", marriage.id), "this couple's attempts are already ordered")]
+            (("birth", marriage.id), msg("this couple's attempts are already ordered"))]
     if isinstance(order, AssignOrder | LendOrder):
-        return [(("command", house, person.id), f"{person.name}'s command is already ordered")]
+        return [(("command", house, person.id), msg("%(person)s's command is already ordered", person=person.name))]
     if isinstance(order, PrisonerOrder):
-        return [(("prisoner", house, person.id), f"{person.name}'s fate is already ordered")]
-    return [(("kill", person.id), f"{person.name}'s death is already ordered")]
+        return [(("prisoner", house, person.id), msg("%(person)s's fate is already ordered", person=person.name))]
+    return [(("kill", person.id), msg("%(person)s's death is already ordered", person=person.name))]
 
 
 def refuse_repeats(state: GameState, sheets: dict[str, OrderSheet]) -> None:
@@ -86,7 +87,7 @@ def refuse_repeats(state: GameState, sheets: dict[str, OrderSheet]) -> None:
                 continue
             earlier_sheet, earlier = first[repeated[0]]
             # Another house's file is its own business: only that it came first is told.
-            where = (f"on line {earlier.line}" if earlier_sheet is sheet
-                     else "by another house")
+            where = (msg("on line %(line)s", line=earlier.line) if earlier_sheet is sheet
+                     else msg("by another house"))
             sheet.orders.remove(order)
-            sheet.reject(order, f"{repeated[1]} {where}")
+            sheet.reject(order, msg("%(repeated)s %(where)s", repeated=repeated[1], where=where))

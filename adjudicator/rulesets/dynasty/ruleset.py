@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.dice import Dice
+from adjudicator.messages import msg
 from adjudicator.orders import Grammar, Order, OrderSheet
 from adjudicator.rulesets.base import Gettext, Ruleset, TurnContext, TurnResult
 from adjudicator.rulesets.dynasty.births import check_birth
@@ -83,7 +84,7 @@ class DynastyRuleset(Ruleset):
             if sheet.refused:
                 continue
             if house != ARBITER and (house not in state.houses or state.houses[house].eliminated):
-                sheet.refused = f"{sheet.file}: house {house!r} is not in play"
+                sheet.refused = msg("%(file)s: house %(house)s is not in play", file=sheet.file, house=repr(house))
                 continue
             if house == ARBITER:
                 self._validate_arbiter(state, sheet)
@@ -128,7 +129,7 @@ class DynastyRuleset(Ruleset):
                 if person is None:
                     reason = unknown_person(state, order.person)
                 elif person.died is not None:
-                    reason = f"{person.name} is already dead"
+                    reason = msg("%(person)s is already dead", person=person.name)
             elif isinstance(order, RetreatOrder):
                 reason = check_retreat(state, order)
             else:

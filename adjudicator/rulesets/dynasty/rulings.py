@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.events import PrisonerReleased, Renunciation, Ruling
+from adjudicator.messages import house_id, house_name, msg
 from adjudicator.orders import Cursor, Order, OrderSyntaxError
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty.capture import take_prisoner
@@ -106,19 +107,19 @@ def _set(c: Cursor) -> SetOrder:
 
 @ARBITER_GRAMMAR.rule("grant")
 def _grant(c: Cursor) -> CrownsOrder:
-    amount = c.integer("the crowns", 1, MAX_CROWNS)
+    amount = c.integer(msg("the crowns"), 1, MAX_CROWNS)
     c.expect("crowns")
     c.expect("to")
-    return CrownsOrder(line=c.line, text=c.text, house=c.ident("the house"), amount=amount,
+    return CrownsOrder(line=c.line, text=c.text, house=c.ident(msg("the house")), amount=amount,
                        fine=False)
 
 
 @ARBITER_GRAMMAR.rule("fine")
 def _fine(c: Cursor) -> CrownsOrder:
-    amount = c.integer("the crowns", 1, MAX_CROWNS)
+    amount = c.integer(msg("the crowns"), 1, MAX_CROWNS)
     c.expect("crowns")
     c.expect("from")
-    return CrownsOrder(line=c.line, text=c.text, house=c.ident("the house"), amount=amount,
+    return CrownsOrder(line=c.line, text=c.text, house=c.ident(msg("the house")), amount=amount,
                        fine=True)
 
 
@@ -126,7 +127,7 @@ def _fine(c: Cursor) -> CrownsOrder:
 def _capture(c: Cursor) -> CaptureOrder:
     person = c.person()
     c.expect("by")
-    return CaptureOrder(line=c.line, text=c.text, person=person, captor=c.ident("the captor"))
+    return CaptureOrder(line=c.line, text=c.text, person=person, captor=c.ident(msg("the captor")))
 
 
 @ARBITER_GRAMMAR.rule("annul")
@@ -163,14 +164,14 @@ def _renounce(c: Cursor) -> RenounceRuling:
     person = c.person()
     c.expect("in")
     return RenounceRuling(line=c.line, text=c.text, person=person,
-                          dynasty=c.ident("the dynasty"))
+                          dynasty=c.ident(msg("the dynasty")))
 
 
 @ARBITER_GRAMMAR.rule("control")
 def _control(c: Cursor) -> Order:
     # A ruleset with provinces replaces this rule in its own arbiter grammar.
-    raise OrderSyntaxError("this campaign's ruleset has no provinces: there is no control "
-                           "to rule")
+    raise OrderSyntaxError(msg("this campaign's ruleset has no provinces: there is no control "
+                               "to rule"))
 
 
 @ARBITER_GRAMMAR.rule("release")
@@ -198,12 +199,11 @@ def _check_wedding(state: GameState, person: Person, order: WedOrder,
     if spouse is None:
         return unknown_person(state, order.spouse)
     if spouse.id == person.id:
-        return "a person cannot marry themselves"
+        return msg("a person cannot marry themselves")
     if person.sex == spouse.sex:
-        return f"{person.name} and {spouse.name} are of the same sex"
+        return msg("%(person)s and %(spouse)s are of the same sex", person=person.name, spouse=spouse.name)
     if person.dynasty is not None and person.dynasty == spouse.dynasty:
-        return (f"{person.name} and {spouse.name} are both of the {person.dynasty} dynasty: "
-                "nobody may marry within their own dynasty (A7)")
+        return (msg("%(person)s and %(spouse)s are both of the %(dynasty)s dynasty: nobody may marry within their own dynasty (A7)", person=person.name, spouse=spouse.name, dynasty=house_id(person.dynasty)))
     # Marriage uses the age reached at the end of the turn (A4).
     year, min_age = state.year_ending(turn), dynasty_rules(rules).marriage_min_age
     for who in (person, spouse):
@@ -219,7 +219,7 @@ def _heirless(state: GameState, person: Person, dynasties: list[str]) -> str | N
         house = state.houses[dynasty]
         if house.ruler == person.id and not any(
                 p.id != person.id for p in claimants(state, dynasty)):
-            return f"nobody else holds a number in {house.name} to succeed (A6)"
+            return msg("nobody else holds a number in %(house)s to succeed (A6)", house=house_name(house))
     return None
 
 
@@ -230,7 +230,7 @@ def _check_personal(state: GameState, person: Person, order: Order,
     if isinstance(order, AbdicateOrder):
         ruled = thrones(state, person)
         if not ruled:
-            return f"{person.name} rules no house"
+            return msg("%(person)s rules no house", person=person.name)
         return _heirless(state, person, ruled)
     if isinstance(order, RenounceRuling):
         return renounceable(state, person, order.dynasty)
@@ -243,29 +243,28 @@ def check_ruling(state: GameState, order: Order, rules: Mapping[str, Any],
     if isinstance(order, CrownsOrder):
         house = _house(state, order.house)
         if house is None:
-            return f"there is no house {order.house!r}"
+            return msg("there is no house %(house)s", house=repr(order.house))
         if order.fine and state.houses[house].treasury < order.amount:
-            return (f"{state.houses[house].name} holds {state.houses[house].treasury} crowns, "
-                    f"fewer than the fine")
+            return (msg("%(house)s holds %(treasury)s crowns, fewer than the fine", house=house_name(state.houses[house]), treasury=state.houses[house].treasury))
         return None
     assert isinstance(order, PERSONAL)
     person = find(state, order.person)
     if person is None:
         return unknown_person(state, order.person)
     if person.died is not None:
-        return f"{person.name} is dead"
+        return msg("%(person)s is dead", person=person.name)
     if isinstance(order, CaptureOrder):
         captor = _house(state, order.captor)
         if captor is None:
-            return f"there is no house {order.captor!r}"
+            return msg("there is no house %(captor)s", captor=repr(order.captor))
         if person.prisoner_of is not None:
-            return f"{person.name} is a prisoner already"
+            return msg("%(person)s is a prisoner already", person=person.name)
         if captor == person.court:
-            return f"{person.name} cannot be the prisoner of the house at whose court they live"
+            return msg("%(person)s cannot be the prisoner of the house at whose court they live", person=person.name)
     if isinstance(order, ReleaseOrder) and person.prisoner_of is None:
-        return f"{person.name} is no prisoner"
+        return msg("%(person)s is no prisoner", person=person.name)
     if isinstance(order, AnnulOrder) and state.current_marriage(person.id) is None:
-        return f"{person.name} is not married"
+        return msg("%(person)s is not married", person=person.name)
     return _check_personal(state, person, order, rules, turn)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.messages import Name, every, msg
 from adjudicator.orders import Cursor, Grammar, Order, OrderSyntaxError
 from adjudicator.rulesets.familles.model import Familles, Placement
 
@@ -44,26 +45,25 @@ GRAMMAR = Grammar()
 
 @GRAMMAR.rule("marry")
 def _marry(cursor: Cursor) -> Order:
-    card = cursor.integer("the card to place", 1)
+    card = cursor.integer(msg("the card to place"), 1)
     cursor.expect("on")
-    on = cursor.integer("the single card to marry", 1)
+    on = cursor.integer(msg("the single card to marry"), 1)
     return Marry(line=cursor.line, text=cursor.text, card=card, on=on)
 
 
 @GRAMMAR.rule("descendant")
 def _descendant(cursor: Cursor) -> Order:
-    card = cursor.integer("the descendant's card", 1)
+    card = cursor.integer(msg("the descendant's card"), 1)
     cursor.expect("under")
     rest = cursor.rest()
     if not rest or any(t.quoted for t in rest):
-        raise OrderSyntaxError("name the couple as two card numbers, e.g. '4+17'")
+        raise OrderSyntaxError(msg("name the couple as two card numbers, e.g. '4+17'"))
     parts = "".join(t.text for t in rest).split("+")
     # isdigit alone admits "²" and "３", which int() then reads or chokes on.
     parents = tuple(int(p) for p in parts if p.isascii() and p.isdigit())
     if len(parts) != 2 or len(parents) != 2:
         raise OrderSyntaxError(
-            f"name the couple as two card numbers joined by '+', e.g. '4+17', not "
-            f"{' '.join(t.text for t in rest)!r}")
+            msg("name the couple as two card numbers joined by '+', e.g. '4+17', not %(value)s", value=repr(' '.join(t.text for t in rest))))
     return Descendant(line=cursor.line, text=cursor.text, card=card,
                       parents=(parents[0], parents[1]))
 
@@ -85,28 +85,27 @@ def render(move: Move) -> str:
 def _in_hand(game: Familles, seat: str, card: int) -> str | None:
     player = game.seat(seat)
     if player is None or card not in player.hand:
-        return f"card {card} is not in your hand"
+        return msg("card %(card)s is not in your hand", card=card)
     return None
 
 
 def _on_table(game: Familles, card: int) -> Placement | str:
     placement = game.placed(card)
     if placement is None:
-        return f"card {card} is not on the table"
+        return msg("card %(card)s is not on the table", card=card)
     return placement
 
 
 def _turned_over(game: Familles, placement: Placement) -> str | None:
     if game.is_turned_over(placement):
-        return (f"card {placement.card} is turned over: "
-                f"generation {game.current_generation} is full")
+        return (msg("card %(card)s is turned over: generation %(current_generation)s is full", card=placement.card, current_generation=game.current_generation))
     return None
 
 
 def marry_problem(game: Familles, seat: str, card: int, on: int) -> str | None:
     """Why ``card`` from ``seat``'s hand may not be placed on ``on``, if it may not."""
     if game.finished:
-        return "the game is over"
+        return msg("the game is over")
     problem = _in_hand(game, seat, card)
     if problem:
         return problem
@@ -114,21 +113,20 @@ def marry_problem(game: Familles, seat: str, card: int, on: int) -> str | None:
     if isinstance(target, str):
         return target
     if target.spouse is not None:
-        return f"card {on} is already married"
+        return msg("card %(on)s is already married", on=on)
     last = game.rules.last_generation
     if target.generation >= last:
-        return f"card {on} is in generation {last}, whose members never marry"
+        return msg("card %(on)s is in generation %(last)s, whose members never marry", on=on, last=last)
     problem = _turned_over(game, target)
     if problem:
         return problem
     current = game.current_generation
     if target.generation > current + 1:
-        return (f"card {on} is in generation {target.generation}; only generations "
-                f"{current} and {current + 1} can marry now")
+        return (msg("card %(on)s is in generation %(generation)s; only generations %(current)s and %(value)s can marry now", on=on, generation=target.generation, current=current, value=current + 1))
     sex = game.deck[card].sex
     if sex == game.deck[on].sex:
-        kind = game.rules.sex_name(sex)
-        return f"cards {card} and {on} are both a {kind}: a marriage joins a man and a woman"
+        kind = Name("sex", sex, game.rules.sex_name(sex), game.rules.sexes[sex].names)
+        return msg("cards %(card)s and %(on)s are both a %(kind)s: a marriage joins a man and a woman", card=card, on=on, kind=kind)
     return None
 
 
@@ -136,13 +134,13 @@ def descendant_problem(game: Familles, seat: str, card: int,
                        parents: tuple[int, int]) -> str | None:
     """Why ``card`` may not be played under ``parents``, if it may not."""
     if game.finished:
-        return "the game is over"
+        return msg("the game is over")
     problem = _in_hand(game, seat, card)
     if problem:
         return problem
     first, second = parents
     if first == second:
-        return "a couple is two different cards"
+        return msg("a couple is two different cards")
     couple = []
     for parent in parents:
         placed = _on_table(game, parent)
@@ -150,21 +148,23 @@ def descendant_problem(game: Familles, seat: str, card: int,
             return placed
         couple.append(placed)
     if couple[0].spouse != second:
-        return f"cards {first} and {second} are not married to each other"
+        return msg("cards %(first)s and %(second)s are not married to each other", first=first, second=second)
     generation = couple[0].generation + 1
     cap = game.rules.caps.get(generation)
     if cap is None:
-        return f"generation {couple[0].generation} has no descendants"
+        return msg("generation %(generation)s has no descendants", generation=couple[0].generation)
     if game.count(generation) >= cap:
-        return f"generation {generation} is full ({game.count(generation)} of {cap})"
+        return msg("generation %(generation)s is full (%(value)s of %(cap)s)", generation=generation, value=game.count(generation), cap=cap)
     problem = _turned_over(game, couple[0])
     if problem:
         return problem
     foreign = [t for t in game.card_traits(card)
                if t not in game.card_traits(first) + game.card_traits(second)]
     if foreign:
-        names = " and ".join(game.rules.trait_name(t) for t in foreign)
-        return f"card {card} has {names}, which neither {first} nor {second} carries"
+        names = every(Name("trait", t, game.rules.trait_name(t), game.rules.trait(t).names)
+                      for t in foreign)
+        return msg("card %(card)s has %(names)s, which neither %(first)s nor %(second)s "
+                   "carries", card=card, names=names, first=first, second=second)
     return None
 
 

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from adjudicator.dice import Dice
 from adjudicator.errors import AdjudicationError
+from adjudicator.messages import msg
 from adjudicator.orders import Order, OrderSheet
 from adjudicator.rulesets.base import Gettext, Ruleset, TurnResult
 from adjudicator.rulesets.familles.config import years_per_turn
@@ -33,18 +34,18 @@ from adjudicator.state import GameState
 def order_problem(game: Familles, seat: str, order: Order) -> str | None:
     """Why ``seat`` may not play ``order`` now, if it may not."""
     if game.finished:
-        return "the game is over"
+        return msg("the game is over")
     if game.seat(seat) is None:
-        return f"{seat} has no seat at this table"
+        return msg("%(seat)s has no seat at this table", seat=seat)
     if game.to_move.id != seat:
-        return f"it is {game.to_move.id}'s turn, not {seat}'s"
+        return msg("it is %(to_move)s's turn, not %(seat)s's", to_move=game.to_move.id, seat=seat)
     if isinstance(order, Marry):
         return marry_problem(game, seat, order.card, order.on)
     if isinstance(order, Descendant):
         return descendant_problem(game, seat, order.card, order.parents)
     if isinstance(order, Pass):
         return None
-    return "this is not an order of Les familles nobles"
+    return msg("this is not an order of Les familles nobles")
 
 
 class FamillesRuleset(Ruleset):
@@ -87,7 +88,7 @@ class FamillesRuleset(Ruleset):
             for order in sheet.orders:
                 reason = order_problem(game, seat, order)
                 if reason is None and kept:
-                    reason = f"one move per turn: line {kept[0].line} already holds your move"
+                    reason = msg("one move per turn: line %(line)s already holds your move", line=kept[0].line)
                 if reason is None:
                     kept.append(order)
                 else:
