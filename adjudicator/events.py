@@ -278,8 +278,15 @@ class Notice(Event):
     kind: ClassVar[str] = "notice"
     public: ClassVar[bool] = False
     house: str
+    #: A ``Message`` when the engine made it (adjudicator/messages.py); the store
+    #: keeps its English text.
     text: str
     params: dict[str, Any] = field(default_factory=dict)
+
+    def payload(self) -> dict[str, Any]:
+        data = super().payload()
+        data["text"] = str(self.text)
+        return data
 
     def houses(self) -> list[str]:
         return [self.house]

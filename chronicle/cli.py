@@ -173,15 +173,21 @@ def _recover(camp: Any) -> None:
 
 def _summary(camp: Any, outcome: Any) -> None:
     from chronicle.narration.plain import plain_sentences
+    from chronicle.reasons import as_written, engine_words, rejected_line
 
     _ = words(camp.language)
     result = outcome.result
     state = result.state
     click.echo(_("Turn %(turn)s (%(year)s) adjudicated.", turn=outcome.turn, year=outcome.year))
-    for problem in outcome.orders.problems + outcome.orders.refused():
-        click.echo(f"  {problem}")
-    for rejection in sorted(result.rejections, key=lambda r: (r.file, r.line)):
-        click.echo("  " + _("rejected: %(line)s", line=rejection))
+    problems = outcome.orders.problems + outcome.orders.refused()
+    rejections = sorted(result.rejections, key=lambda r: (r.file, r.line))
+    # The pack's names are read only when a reason may name something.
+    say = (engine_words(camp.language, camp.descriptor.local_names(camp.spec, camp.language))
+           if (problems or rejections) and camp.language != "en" else as_written)
+    for problem in problems:
+        click.echo(f"  {say(problem)}")
+    for rejection in rejections:
+        click.echo("  " + _("rejected: %(line)s", line=rejected_line(rejection, say)))
     if result.defaulted:
         click.echo("  " + _("defaults applied for: %(houses)s",
                             houses=", ".join(result.defaulted)))
@@ -449,7 +455,10 @@ def status(campaign: Path, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(found.as_json(), indent=1))
         return
+    from chronicle.reasons import engine_words
+
     _ = words(camp.language)
+    say = engine_words(camp.language, camp.descriptor.local_names(camp.spec, camp.language))
     click.echo(_("Next: turn %(turn)s (%(year)s); deadline: %(deadline)s", turn=found.turn,
                  year=found.year, deadline=found.deadline or _("none set")))
     if found.over:
@@ -457,7 +466,7 @@ def status(campaign: Path, as_json: bool) -> None:
     states = {"received": _("received"), "missing": _("missing"), "refused": _("refused")}
     for house in found.houses:
         when = " " + _("at %(time)s", time=house.received_at) if house.received_at else ""
-        why = f" ({house.why})" if house.why and house.orders == "refused" else ""
+        why = f" ({say(house.why)})" if house.why and house.orders == "refused" else ""
         click.echo(f"  {house.id}: {states.get(house.orders, house.orders)}{when}{why}; "
                    f"NMR {house.nmr}")
 

@@ -22,6 +22,7 @@ from chronicle.localnames import NO_NAMES, LocalNames
 from chronicle.narration.plain import ReportTeller
 from chronicle.outcome import TurnOutcome
 from chronicle.publish.i18n import translations
+from chronicle.reasons import Say, as_written, engine_words, rejected_line
 from chronicle.rulesets import Descriptor
 
 Gettext = Callable[[str], str]
@@ -34,10 +35,12 @@ def _same(text: str) -> str:
 def house_report(state: GameState, outcome: TurnOutcome, house: str, ruleset: Ruleset,
                  kind: Descriptor, chronicle: list[str] | None = None,
                  yours: list[str] | None = None, _: Gettext = _same,
-                 template: str | None = None, names: LocalNames = NO_NAMES) -> str:
+                 template: str | None = None, names: LocalNames = NO_NAMES,
+                 say: Say = as_written) -> str:
     """``house``'s report; ``chronicle`` and ``yours`` are Markdown lines (see
     ``ReportTeller``), ``template`` the next turn's order file, ``names`` the
-    content pack's names in the report's language."""
+    content pack's names in the report's language, ``say`` the engine's reasons
+    and notices in it."""
     result = outcome.result
     name = names.house(house, state.houses[house].name) if house in state.houses else house
     when = kind.calendar.when_in(outcome.turn, outcome.year, _)
@@ -52,20 +55,21 @@ def house_report(state: GameState, outcome: TurnOutcome, house: str, ruleset: Ru
         else:
             lines.append(_("No orders were expected from you this turn."))
     elif sheet.refused:
-        lines.append(_("Your order file was refused: %(reason)s") % {"reason": _md(sheet.refused)})
+        lines.append(_("Your order file was refused: %(reason)s")
+                     % {"reason": _md(say(sheet.refused))})
         lines.append(_("You got the defaults instead (%(defaults)s).") % {"defaults": defaults})
     rejected = sorted((r for r in result.rejections if r.house == house),
                       key=lambda r: (r.file, r.line))
     if rejected:
         lines += ["", _("Rejected lines:")]
-        lines += [f"- {md_code(f'{r.file}:{r.line}')}: {_md(r.text)}: {_md(r.reason)}"
+        lines += [f"- {md_code(f'{r.file}:{r.line}')}: {_md(r.text)}: {_md(say(r.reason))}"
                   for r in rejected]
     elif sheet is not None and not sheet.refused:
         lines.append(_("Every line of your orders was accepted."))
     notices = [e for e in result.events if isinstance(e, Notice) and e.house == house]
     if notices:
         lines += ["", _("## For your eyes only")]
-        lines += [f"- {_md(n.text)}" for n in notices]
+        lines += [f"- {_md(say(n.text))}" for n in notices]
     if yours is None:
         yours = ReportTeller(state, result.events).for_house(house)
     lines += ["", _("## What happened to your house")]
@@ -90,21 +94,23 @@ def _event_lines(state: GameState, events: list[Event], _: Gettext = _same,
 
 
 def arbiter_report(state: GameState, outcome: TurnOutcome, kind: Descriptor,
-                   chronicle: list[str] | None = None, _: Gettext = _same) -> str:
+                   chronicle: list[str] | None = None, _: Gettext = _same,
+                   say: Say = as_written) -> str:
     result = outcome.result
     when = kind.calendar.when_in(outcome.turn, outcome.year, _)
     lines = [_("# Arbiter's report: %(when)s") % {"when": when}, ""]
     lines.append(_("Houses with defaults: %(houses)s") % {"houses": ", ".join(result.defaulted)}
                  if result.defaulted else _("Houses with defaults: none"))
     for problem in outcome.orders.problems + outcome.orders.refused():
-        lines.append(f"- {_md(problem)}")
+        lines.append(f"- {_md(say(problem))}")
     lines += ["", _("## Rejected lines")]
-    lines += [f"- {md_code(str(r))}" for r in sorted(result.rejections, key=lambda r: (r.file, r.line))] \
+    lines += [f"- {md_code(rejected_line(r, say))}"
+              for r in sorted(result.rejections, key=lambda r: (r.file, r.line))] \
         or [_("- none")]
     lines += ["", _("## Events")]
     lines += chronicle if chronicle is not None else _event_lines(state, result.events, _)
     lines += ["", _("## Private notices")]
-    lines += [f"- {e.house}: {_md(e.text)}" for e in result.events if isinstance(e, Notice)]
+    lines += [f"- {e.house}: {_md(say(e.text))}" for e in result.events if isinstance(e, Notice)]
     return "\n".join(lines) + "\n"
 
 
@@ -118,11 +124,13 @@ def write_reports(campaign: Campaign, ruleset: Ruleset, outcome: TurnOutcome) ->
                           names)
     chronicle = _event_lines(state, outcome.result.events, _, teller)
     outcome.told = teller.plain()
+    say = engine_words(language, names)
     texts = {f"{house}.md": house_report(
         state, outcome, house, ruleset, campaign.descriptor, chronicle,
-        teller.for_house(house), _, template_for(campaign, ruleset, state, house), names)
+        teller.for_house(house), _, template_for(campaign, ruleset, state, house), names, say)
         for house in sorted(outcome.previous.houses)}
-    texts["arbiter.md"] = arbiter_report(state, outcome, campaign.descriptor, chronicle, _)
+    texts["arbiter.md"] = arbiter_report(state, outcome, campaign.descriptor, chronicle, _,
+                                         say)
     written = []
     for name, text in texts.items():
         write_inside(campaign.root, folder / name, text)

@@ -33,9 +33,11 @@ from chronicle.lock import CampaignBusy, campaign_lock
 from chronicle.models import CampaignRow
 from chronicle.orders_io import TurnOrders, read_turn, stored_turn
 from chronicle.outcome import TurnOutcome
+from chronicle.reasons import Say, as_written, engine_words, rejected_line
 from chronicle.reports import write_reports
 from chronicle.store import Store, copy_store
 from chronicle.storefile import StoreError, dump_snapshot, load_snapshot
+from chronicle.words import words
 
 #: Where the first turn builds the store before it is renamed into place.
 NEW_STORE = ".chronicle.sqlite.new"
@@ -434,6 +436,9 @@ class Checked:
     orders: TurnOrders
     #: The houses expected to send orders this turn.
     expected: tuple[str, ...]
+    #: The campaign's language, and the engine's reasons in it.
+    language: str = "en"
+    say: Say = as_written
 
     def rejections(self, house: str | None = None) -> list[Rejection]:
         found = (r for s in self.orders.sheets.values() for r in s.rejections
@@ -449,26 +454,31 @@ class Checked:
 
     def lines(self) -> list[str]:
         """The whole check, as ``chronicle check`` prints it."""
+        _ = words(self.language)
         problems = self.orders.problems + self.orders.refused()
         rejections = self.rejections()
-        out = [*problems, *map(str, rejections)]
+        out = [*map(self.say, problems), *(rejected_line(r, self.say) for r in rejections)]
         if self.missing():
-            out.append(f"no orders yet from: {', '.join(self.missing())}")
+            out.append(_("no orders yet from: %(houses)s", houses=", ".join(self.missing())))
         accepted = sum(len(s.orders) for s in self.orders.sheets.values())
-        out.append(f"turn {self.turn}: {len(self.orders.sheets)} order files, {accepted} lines "
-                   f"accepted, {len(rejections)} rejected, {len(problems)} file problems")
+        out.append(_("turn %(turn)s: %(files)s order files, %(accepted)s lines accepted, "
+                     "%(rejected)s rejected, %(problems)s file problems", turn=self.turn,
+                     files=len(self.orders.sheets), accepted=accepted,
+                     rejected=len(rejections), problems=len(problems)))
         return out
 
     def house_lines(self, house: str) -> list[str]:
         """What the check says of one house's file (its acknowledgement quotes this)."""
+        _ = words(self.language)
         sheet = self.orders.sheets.get(house)
         if sheet is None:
-            return [f"turn {self.turn}: no order file from {house}"]
+            return [_("turn %(turn)s: no order file from %(house)s", turn=self.turn, house=house)]
         if sheet.refused:
-            return [sheet.refused]
+            return [self.say(sheet.refused)]
         rejections = self.rejections(house)
-        return [*map(str, rejections),
-                f"{sheet.file}: {len(sheet.orders)} lines accepted, {len(rejections)} rejected"]
+        return [*(rejected_line(r, self.say) for r in rejections),
+                _("%(file)s: %(accepted)s lines accepted, %(rejected)s rejected",
+                  file=sheet.file, accepted=len(sheet.orders), rejected=len(rejections))]
 
 
 def check(campaign: Campaign, *, ruleset: Ruleset | None = None,
@@ -486,4 +496,6 @@ def check(campaign: Campaign, *, ruleset: Ruleset | None = None,
         raise CampaignError(f"orders/turn-{turn:03d}/: the folder for turn {turn} does not exist")
     orders = read_turn(folder, campaign.root, ruleset, state)
     ruleset.validate(state, orders.sheets)
-    return Checked(turn, orders, tuple(ruleset.ordering_houses(state)))
+    language = campaign.language
+    say = engine_words(language, campaign.descriptor.local_names(campaign.spec, language))
+    return Checked(turn, orders, tuple(ruleset.ordering_houses(state)), language, say)
