@@ -61,24 +61,28 @@ def _english(value: Value) -> str:
 
 
 class Message(str):
-    """An English sentence made from ``template`` and ``values``."""
+    """An English sentence made from ``template`` and ``values``; ``context`` tells
+    apart a template whose words another language says differently here."""
 
     template: str
     values: Mapping[str, Value]
+    context: str | None
 
-    def __new__(cls, template: str, values: Mapping[str, Value] | None = None) -> Message:
+    def __new__(cls, template: str, values: Mapping[str, Value] | None = None,
+                context: str | None = None) -> Message:
         filled = dict(values or {})
         text = template % {k: _english(v) for k, v in filled.items()} if filled else template
         self = super().__new__(cls, text)
         object.__setattr__(self, "template", template)
         object.__setattr__(self, "values", filled)
+        object.__setattr__(self, "context", context)
         return self
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(_FROZEN)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Message, (self.template, dict(self.values)))
+        return (Message, (self.template, dict(self.values), self.context))
 
     def mapped(self, plain: Any) -> Message:
         """This message with ``plain`` applied to the player's text among its values
@@ -91,12 +95,18 @@ class Message(str):
             if isinstance(value, str) and not isinstance(value, Name):
                 return plain(value)
             return value
-        return Message(self.template, {k: each(v) for k, v in self.values.items()})
+        return Message(self.template, {k: each(v) for k, v in self.values.items()},
+                       self.context)
 
 
 def msg(template: str, **values: Value) -> Message:
     """A sentence to translate: ``template`` is its catalogue msgid (English)."""
     return Message(template, values)
+
+
+def msg_in(context: str, template: str, **values: Value) -> Message:
+    """``msg`` with the catalogue's context ``context`` (its msgctxt)."""
+    return Message(template, values, context)
 
 
 def either(words: Iterable[str]) -> Message:

@@ -63,7 +63,8 @@ def engine_words(language: str, names: LocalNames = NO_NAMES) -> Say:
         return str(value)
 
     def filled(message: Message) -> str:
-        template = catalogue.gettext(message.template)
+        template = str(catalogue.pgettext(message.context, message.template)
+                       if message.context else catalogue.gettext(message.template))
         if not message.values:
             return template
         return template % {key: shown(value) for key, value in message.values.items()}

@@ -30,7 +30,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.messages import Message, house_id, msg, province_name, unit_type_name
+from adjudicator.messages import (
+    Message,
+    house_id,
+    msg,
+    msg_in,
+    province_name,
+    unit_type_name,
+)
 from adjudicator.orders import Order
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.control import end_of_round, snapshot_garrisons
@@ -122,7 +129,7 @@ def check_move(state: GameState, order: MoveOrder, unit_type: str, start: str,
                rules: Mapping[str, Any]) -> str | None:
     """The checks that do not depend on the turn: names, borders, lengths, terrain."""
     typed = br_rules(rules)
-    legs, reason = _checked_path(state, start, order.legs, msg("unit %(unit)s", unit=order.unit),
+    legs, reason = _checked_path(state, start, order.legs, msg_in("subject", "unit %(unit)s", unit=order.unit),
                                  typed.movement.moves, typed.movement.rounds)
     return reason or check_terrain(state, unit_type, legs, typed)
 
@@ -130,7 +137,7 @@ def check_move(state: GameState, order: MoveOrder, unit_type: str, start: str,
 def check_carry(state: GameState, order: CarryOrder, start: str,
                 rules: Mapping[str, Any]) -> str | None:
     typed = br_rules(rules)
-    return _checked_path(state, start, order.legs, msg("counter %(counter)s", counter=order.counter),
+    return _checked_path(state, start, order.legs, msg_in("subject", "counter %(counter)s", counter=order.counter),
                          typed.movement.counter_moves, typed.movement.rounds)[1]
 
 
