@@ -245,3 +245,49 @@ def test_private_notices_are_in_french_in_a_french_report(tmp_path: Path) -> Non
         texts = [json.loads(p)["text"] for (p,) in
                  db.execute("SELECT payload FROM events WHERE kind = 'notice'")]
     assert any(t.endswith(": unit I-4 no longer exists") for t in texts)
+
+
+def _documented_directives() -> list[str]:
+    """The directive lines of docs/orders.md's arbiter example, and ``control``."""
+    text = (ROOT / "docs" / "orders.md").read_text(encoding="utf-8")
+    block = text.split("```orders-arbiter\n")[1].split("```")[0]
+    lines = [ln.split("#")[0].strip() for ln in block.splitlines()[1:]]
+    return [ln for ln in lines if ln] + ["control normandy by england"]
+
+
+def test_les_familles_nobles_refuses_each_arbiter_directive_with_its_reason(
+        tmp_path: Path) -> None:
+    """Issue 17: in *Les familles nobles* "an arbiter file is read with the players'
+    grammar, so `control` there is refused as an unknown order rather than with a
+    reason of its own". DESIGN.md "Arbiter directives": the file holds the directives;
+    this game has no people, units, treasuries or provinces to rule on, so each is
+    refused as ``file:line: text: reason``, the reason its own (in French too)."""
+    root = tmp_path / "familles"
+    assert run("new", root, "--ruleset", "familles", "--seed", "arbiter").exit_code == 0
+    folder = root / "orders" / "turn-001"
+    folder.mkdir(parents=True, exist_ok=True)
+    directives = _documented_directives()
+    assert {d.split()[0] for d in directives} >= {"kill", "retreat", "grant", "control"}
+    (folder / "arbiter.orders").write_text(
+        "house arbiter\n" + "\n".join(directives) + "\nshuffle the deck\n", encoding="utf-8")
+    checked = run("check", root)
+    assert checked.exit_code == 1
+    lines = checked.output.splitlines()
+    for number, directive in enumerate(directives, start=2):
+        line = next(ln for ln in lines if ln.startswith(f"arbiter.orders:{number}: "))
+        assert line.startswith(f"arbiter.orders:{number}: {directive}: ")
+        assert "unknown order" not in line and "Les familles nobles" in line
+    assert ("arbiter.orders:2: kill E1000 cause \"fell from his horse\": 'kill' rules on a "
+            "person, and Les familles nobles has none: its cards are not people") in lines
+    assert (f"arbiter.orders:{len(directives) + 1}: control normandy by england: Les familles nobles has no "
+            "provinces: there is no control to rule") in lines
+    # What is no directive at all is still an unknown order.
+    assert any(ln.startswith(f"arbiter.orders:{len(directives) + 2}: shuffle the deck: "
+                             "unknown order 'shuffle'") for ln in lines)
+    _language(root, "fr")
+    french = run("check", root).output
+    assert ("Les familles nobles n’ont pas de provinces : il n’y a pas de contrôle à "
+            "décider") in french
+    assert "« kill » décide du sort d’une personne" in french and "rules on" not in french
+    # The turn is adjudicated all the same: the refused lines are skipped.
+    assert run("adjudicate", root, "--yes").exit_code == 0

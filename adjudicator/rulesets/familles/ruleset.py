@@ -13,8 +13,9 @@ from typing import Any, ClassVar
 from adjudicator.dice import Dice
 from adjudicator.errors import AdjudicationError
 from adjudicator.messages import msg
-from adjudicator.orders import Order, OrderSheet
+from adjudicator.orders import Grammar, Order, OrderSheet
 from adjudicator.rulesets.base import Gettext, Ruleset, TurnResult
+from adjudicator.rulesets.familles.arbiter import ARBITER, ARBITER_GRAMMAR
 from adjudicator.rulesets.familles.config import years_per_turn
 from adjudicator.rulesets.familles.deck import seat_houses, setup_familles
 from adjudicator.rulesets.familles.model import Familles
@@ -67,6 +68,11 @@ class FamillesRuleset(Ruleset):
         """The ``familles.toml`` tables within ``rules``."""
         inner = self.rules.get("familles")
         return inner if isinstance(inner, Mapping) else self.rules
+
+    def grammar_for(self, house: str) -> Grammar:
+        """The arbiter's file is read with the arbiter's grammar (DESIGN.md "Arbiter
+        directives"), whose every directive this game refuses with its reason."""
+        return ARBITER_GRAMMAR if house == ARBITER else self.grammar
 
     def setup(self, spec: Mapping[str, Any], dice: Dice) -> GameState:
         """The dealt state before move 1, for the ``[[house]]`` players of ``spec``."""
