@@ -279,8 +279,8 @@ def test_les_familles_nobles_refuses_each_arbiter_directive_with_its_reason(
         assert "unknown order" not in line and "Les familles nobles" in line
     assert ("arbiter.orders:2: kill E1000 cause \"fell from his horse\": 'kill' rules on a "
             "person, and Les familles nobles has none: its cards are not people") in lines
-    assert (f"arbiter.orders:{len(directives) + 1}: control normandy by england: Les familles nobles has no "
-            "provinces: there is no control to rule") in lines
+    assert (f"arbiter.orders:{len(directives) + 1}: control normandy by england: Les "
+            "familles nobles has no provinces: there is no control to rule") in lines
     # What is no directive at all is still an unknown order.
     assert any(ln.startswith(f"arbiter.orders:{len(directives) + 2}: shuffle the deck: "
                              "unknown order 'shuffle'") for ln in lines)

@@ -89,7 +89,8 @@ def _optional_unit(c: Cursor, before: str) -> str | None:
         return None
     token = c.ident(msg("a unit id"))
     if not _is_unit_id(token):
-        raise OrderSyntaxError(msg("expected a unit id (like E-1) or %(before)s, found %(token)s", before=repr(before), token=repr(token)))
+        raise OrderSyntaxError(msg("expected a unit id (like E-1) or %(before)s, found "
+                                   "%(token)s", before=repr(before), token=repr(token)))
     return token.upper()
 
 
@@ -149,7 +150,8 @@ def _surrender(c: Cursor) -> EndOrder:
 def _retreat(c: Cursor) -> RetreatPreferenceOrder:
     unit = c.ident(msg("a unit id"))
     if not _is_unit_id(unit):
-        raise OrderSyntaxError(msg("expected a unit id (like E-1), found %(unit)s", unit=repr(unit)))
+        raise OrderSyntaxError(msg("expected a unit id (like E-1), found %(unit)s",
+                                   unit=repr(unit)))
     c.expect("to")
     return RetreatPreferenceOrder(line=c.line, text=c.text, unit=unit.upper(),
                                   province=c.ident(msg("a province")))

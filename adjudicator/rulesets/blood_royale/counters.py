@@ -55,4 +55,5 @@ def check_counter(state: GameState, house: str, token: str, source: str | None) 
         return None
     if province.resource == token and province.controller == house and productive(province):
         return None
-    return msg("you have no %(token)s counter in %(province)s", token=token, province=province_name(province))
+    return msg("you have no %(token)s counter in %(province)s", token=token,
+               province=province_name(province))

@@ -87,7 +87,8 @@ def check_intervention(state: GameState, house: str, order: InterveneOrder,
         isinstance(o, InterveneOrder) and o.unit == order.unit
         and intervention_under(state, o) == under.id for o in sheet.orders)
     if not agreed:
-        return (msg("%(partner)s did not send the same line: an intervention needs both houses", partner=house_name(state.houses[partner])))
+        return (msg("%(partner)s did not send the same line: an intervention needs both houses",
+                    partner=house_name(state.houses[partner])))
     return None
 
 
@@ -156,14 +157,16 @@ def unmatched_exchange(state: GameState, house: str, order: ExchangeOrder,
     if sheet is not None and not sheet.refused and any(
             is_matching_exchange(state, house, order, o) for o in sheet.of_type(ExchangeOrder)):
         return None
-    return (msg("%(partner)s did not send the same exchange: both houses must send it, each giving its own part first", partner=house_name(state.houses[partner])))
+    return (msg("%(partner)s did not send the same exchange: both houses must send it, each "
+                "giving its own part first", partner=house_name(state.houses[partner])))
 
 
 def _deliverable(state: GameState, giver: str, lot: Lot) -> tuple[list[Counter], str | None]:
     """The counters ``giver`` would hand over, or why it cannot deliver ``lot``."""
     name = house_name(state.houses[giver])
     if state.houses[giver].treasury < lot.crowns:
-        return [], (msg("%(name)s's treasury holds %(treasury)s crowns, %(crowns)s needed", name=name, treasury=state.houses[giver].treasury, crowns=lot.crowns))
+        return [], (msg("%(name)s's treasury holds %(treasury)s crowns, %(crowns)s needed",
+                        name=name, treasury=state.houses[giver].treasury, crowns=lot.crowns))
     claimed: set[str] = set()
     found: list[Counter] = []
     for ref in lot.counters:
@@ -187,7 +190,8 @@ def _exchange(ctx: TurnContext, turn: BRTurn, house: str, order: ExchangeOrder,
     failure = reason or other_reason
     if failure is not None:
         for who, line in ((house, order), (partner, answer)):
-            ctx.reject(who, line, msg("%(failure)s: neither part of the exchange happens", failure=failure))
+            ctx.reject(who, line, msg("%(failure)s: neither part of the exchange happens",
+                                      failure=failure))
         return
     for giver, taker, lot, counters in ((house, partner, order.gives, given),
                                         (partner, house, order.gets, received)):
@@ -248,7 +252,8 @@ def apply_passage_and_interventions(ctx: TurnContext) -> None:
                 if unit is None or under is None or unit.house != house:
                     continue
                 if state.houses[under].eliminated:
-                    ctx.reject(house, order, msg("%(under)s is no longer in play", under=house_name(state.houses[under])))
+                    ctx.reject(house, order, msg("%(under)s is no longer in play",
+                                                 under=house_name(state.houses[under])))
                     continue
                 interventions[unit.id] = under
                 ctx.emit(InterventionAgreed(phase=ctx.dice.phase, house=house, unit=unit.id,
@@ -286,7 +291,8 @@ def run_trade(ctx: TurnContext, turn: BRTurn) -> None:
             if to is None:
                 ctx.reject(house, pay, reason or msg("no such house"))
             elif treasury < pay.amount:
-                ctx.reject(house, pay, msg("the treasury holds %(treasury)s crowns, %(amount)s needed", treasury=treasury, amount=pay.amount))
+                ctx.reject(house, pay, msg("the treasury holds %(treasury)s crowns, %(amount)s "
+                                           "needed", treasury=treasury, amount=pay.amount))
             else:
                 state.houses[house].treasury -= pay.amount
                 state.houses[to].treasury += pay.amount

@@ -119,7 +119,9 @@ def buy_off_revolts(ctx: TurnContext, turn: BRTurn) -> None:
             if not province.revolt:
                 continue
             if treasury.treasury < price:
-                ctx.reject(house, order, msg("ending the revolt costs %(price)s crowns and the treasury holds %(treasury)s", price=price, treasury=treasury.treasury))
+                ctx.reject(house, order, msg("ending the revolt costs %(price)s crowns and the "
+                                             "treasury holds %(treasury)s", price=price,
+                                             treasury=treasury.treasury))
                 continue
             treasury.treasury -= price
             turn.ledger(house).revolts += price
@@ -188,11 +190,13 @@ def check_raise(state: GameState, house: str, order: RaiseOrder, rules: Mapping[
     if not typed.unit_type(order.unit_type).raisable:
         return msg("%(type)s units cannot be raised", type=unit_type_name(order.unit_type))
     if province.kind != LAND or not is_home(state, house, province):
-        return msg("%(province)s is not a province of your home kingdom", province=province_name(province))
+        return msg("%(province)s is not a province of your home kingdom",
+                   province=province_name(province))
     if province.controller != house:
         return msg("%(province)s is not under your control", province=province_name(province))
     if typed.is_naval(order.unit_type) and not is_coastal(state, province):
-        return msg("%(province)s has no coast for a %(type)s", province=province_name(province), type=unit_type_name(order.unit_type))
+        return msg("%(province)s has no coast for a %(type)s", province=province_name(province),
+                   type=unit_type_name(order.unit_type))
     others = sorted(h for h in sides_in(state, province.id) if h != house)
     if others:
         return msg("%(province)s holds units of %(houses)s", province=province_name(province),
@@ -226,9 +230,11 @@ def raise_armies(ctx: TurnContext, turn: BRTurn) -> None:
                     if typed.unit_type(order.unit_type).capped else order.armies)
             armies = min(order.armies, affordable, room)
             if armies <= 0:
-                why = (msg("the treasury holds %(treasury)s crowns, %(cost)s needed per army", treasury=record.treasury, cost=cost)
+                why = (msg("the treasury holds %(treasury)s crowns, %(cost)s needed per army",
+                           treasury=record.treasury, cost=cost)
                        if affordable <= 0 else
-                       msg("the kingdom already has its %(army_cap)s armies (lost armies count until they return)", army_cap=typed.economy.army_cap))
+                       msg("the kingdom already has its %(army_cap)s armies (lost armies count "
+                           "until they return)", army_cap=typed.economy.army_cap))
                 ctx.reject(house, order, why)
                 continue
             if armies < order.armies:

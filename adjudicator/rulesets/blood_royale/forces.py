@@ -52,7 +52,8 @@ def check_new_unit_id(state: GameState, house: str, uid: str, taken: set[str]) -
     letter = state.houses[house].letter
     match = _UNIT_ID.match(uid)
     if not match or match.group(1) != letter:
-        return msg("a new unit of %(house)s is named %(letter)s-<number>, not %(uid)s", house=house_name(state.houses[house]), letter=letter, uid=uid)
+        return msg("a new unit of %(house)s is named %(letter)s-<number>, not %(uid)s",
+                   house=house_name(state.houses[house]), letter=letter, uid=uid)
     if uid in state.units or uid in taken:
         return msg("the unit id %(unit)s is already in use", unit=uid)
     return None

@@ -78,7 +78,9 @@ def resolve_path(state: GameState, start: str,
             if province is None:
                 return [], msg("there is no province %(token)s", token=repr(token))
             if province.id not in state.provinces[here].neighbours:
-                return [], (msg("%(province)s does not border %(here)s", province=province_name(province), here=province_name(state.provinces[here])))
+                return [], (msg("%(province)s does not border %(here)s",
+                                province=province_name(province),
+                                here=province_name(state.provinces[here])))
             resolved[-1].append(province.id)
             here = province.id
     return resolved, None
@@ -119,9 +121,12 @@ def check_terrain(state: GameState, unit_type: str, legs: list[list[str]],
         for pid in leg:
             province = state.provinces[pid]
             if kind.naval and province.kind == LAND and not is_coastal(state, province):
-                return msg("%(unit_type)s units cannot sail inland to %(province)s", unit_type=unit_type_name(unit_type), province=province_name(province))
+                return msg("%(unit_type)s units cannot sail inland to %(province)s",
+                           unit_type=unit_type_name(unit_type), province=province_name(province))
         if not (kind.naval or kind.flying) and state.provinces[leg[-1]].kind == SEA:
-            return msg("%(unit_type)s units cannot end a move at sea (%(name)s)", unit_type=unit_type_name(unit_type), name=province_name(state.provinces[leg[-1]]))
+            return msg("%(unit_type)s units cannot end a move at sea (%(name)s)",
+                       unit_type=unit_type_name(unit_type),
+                       name=province_name(state.provinces[leg[-1]]))
     return None
 
 
@@ -129,7 +134,8 @@ def check_move(state: GameState, order: MoveOrder, unit_type: str, start: str,
                rules: Mapping[str, Any]) -> str | None:
     """The checks that do not depend on the turn: names, borders, lengths, terrain."""
     typed = br_rules(rules)
-    legs, reason = _checked_path(state, start, order.legs, msg_in("subject", "unit %(unit)s", unit=order.unit),
+    legs, reason = _checked_path(state, start, order.legs, msg_in("subject", "unit %(unit)s",
+                                                                  unit=order.unit),
                                  typed.movement.moves, typed.movement.rounds)
     return reason or check_terrain(state, unit_type, legs, typed)
 
@@ -137,7 +143,8 @@ def check_move(state: GameState, order: MoveOrder, unit_type: str, start: str,
 def check_carry(state: GameState, order: CarryOrder, start: str,
                 rules: Mapping[str, Any]) -> str | None:
     typed = br_rules(rules)
-    return _checked_path(state, start, order.legs, msg_in("subject", "counter %(counter)s", counter=order.counter),
+    return _checked_path(state, start, order.legs, msg_in("subject", "counter %(counter)s",
+                                                          counter=order.counter),
                          typed.movement.counter_moves, typed.movement.rounds)[1]
 
 
@@ -198,11 +205,14 @@ def plan_unit_round(state: GameState, unit: Unit, side: str, path: list[str],
                        msg("%(allowance)s province allowed this round", allowance=allowance))
             break
         if pid not in state.provinces[here].neighbours:
-            stopped = msg("%(province)s does not border %(here)s", province=province_name(province), here=province_name(state.provinces[here]))
+            stopped = msg("%(province)s does not border %(here)s",
+                          province=province_name(province),
+                          here=province_name(state.provinces[here]))
             break
         if province.kind == SEA and not (kind.naval or kind.flying) \
                 and not _fleet_of(state, side, pid, typed):
-            stopped = msg("no fleet of yours lies in the %(province)s to carry it", province=province_name(province))
+            stopped = msg("no fleet of yours lies in the %(province)s to carry it",
+                          province=province_name(province))
             break
         entered.append(pid)
         here = pid
@@ -260,7 +270,9 @@ def _consume(ctx: TurnContext, route: Route, used: int, stopped: str) -> None:
     if route.split_legs:
         route.legs.pop(0)
         if rest:
-            ctx.notify(route.house, msg("%(text)s: stopped short this round (%(stopped)s); the rest of that leg is lost", text=route.order.text, stopped=stopped))
+            ctx.notify(route.house, msg("%(text)s: stopped short this round (%(stopped)s); the "
+                                        "rest of that leg is lost", text=route.order.text,
+                                        stopped=stopped))
     elif rest:
         route.legs[0] = rest
     else:
@@ -272,7 +284,8 @@ def move_unit(ctx: TurnContext, uid: str, route: Route, round_no: int) -> None:
     unit = state.units.get(uid)
     if unit is None:
         route.legs = []
-        ctx.notify(route.house, msg("%(text)s: unit %(uid)s no longer exists", text=route.order.text, uid=uid))
+        ctx.notify(route.house, msg("%(text)s: unit %(uid)s no longer exists",
+                                    text=route.order.text, uid=uid))
         return
     step = plan_unit_round(state, unit, route.house, _round_path(route), br_rules(ctx.rules))
     start = unit.province
@@ -295,7 +308,9 @@ def move_counter(ctx: TurnContext, counter: Counter, route: Route | None, round_
     for pid in path[:typed.movement.counter_moves]:
         province = state.provinces[pid]
         if pid not in state.provinces[here].neighbours:
-            stopped = msg("%(province)s does not border %(here)s", province=province_name(province), here=province_name(state.provinces[here]))
+            stopped = msg("%(province)s does not border %(here)s",
+                          province=province_name(province),
+                          here=province_name(state.provinces[here]))
             break
         if not counter_can_enter(state, counter.owner, province, typed):
             stopped = msg("%(province)s is closed to it", province=province_name(province))
@@ -309,7 +324,8 @@ def move_counter(ctx: TurnContext, counter: Counter, route: Route | None, round_
     if route is not None:
         limit = typed.movement.counter_moves
         _consume(ctx, route, len(entered), stopped or (
-            msg("%(limit)s provinces allowed this round", limit=limit) if len(path) > len(entered) else ""))
+            msg("%(limit)s provinces allowed this round", limit=limit)
+            if len(path) > len(entered) else ""))
 
 
 def settle_contacts(ctx: TurnContext, side: str, round_no: int,
@@ -391,7 +407,8 @@ def _plan_move(ctx: TurnContext, turn: BRTurn, house: str, order: MoveOrder) -> 
         ctx.reject(house, order, msg("unit %(unit)s no longer exists", unit=order.unit))
         return
     if unit_side(ctx.state, unit) != house:
-        ctx.reject(house, order, msg("unit %(unit)s is not under your orders this turn", unit=order.unit))
+        ctx.reject(house, order, msg("unit %(unit)s is not under your orders this turn",
+                                     unit=order.unit))
         return
     legs, reason = resolve_path(ctx.state, unit.province, order.legs)
     if reason is not None:

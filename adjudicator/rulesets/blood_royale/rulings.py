@@ -33,7 +33,8 @@ BR_ARBITER_GRAMMAR: Grammar = ARBITER_GRAMMAR.extended()
 def _control(c: Cursor) -> ControlOrder:
     province = c.next(msg("a province")).text
     c.expect("by")
-    return ControlOrder(line=c.line, text=c.text, province=province, house=c.ident(msg("the house")))
+    return ControlOrder(line=c.line, text=c.text, province=province, house=c.ident(msg("the "
+                                                                                       "house")))
 
 
 def _house(state: GameState, named: str) -> str | None:
@@ -49,14 +50,16 @@ def check_control(state: GameState, order: ControlOrder) -> str | None:
     if province is None:
         return msg("there is no province %(province)s", province=repr(order.province))
     if province.kind != LAND:
-        return msg("%(province)s is a sea: nobody controls it (B3)", province=province_name(province))
+        return msg("%(province)s is a sea: nobody controls it (B3)",
+                   province=province_name(province))
     house = _house(state, order.house)
     if house is None:
         return msg("there is no house %(house)s", house=repr(order.house))
     if state.houses[house].eliminated:
         return msg("%(house)s is out of play", house=house_name(state.houses[house]))
     if province.controller == house:
-        return msg("%(house)s controls %(province)s already", house=house_name(state.houses[house]), province=province_name(province))
+        return msg("%(house)s controls %(province)s already",
+                   house=house_name(state.houses[house]), province=province_name(province))
     return None
 
 

@@ -165,7 +165,8 @@ def _merge(check: SheetCheck, order: Order) -> str | None:
         if reason:
             return reason
     elif check.units[order.unit].province != check.units[order.into].province:
-        return msg("%(unit)s and %(into)s are not in the same province", unit=order.unit, into=order.into)
+        return msg("%(unit)s and %(into)s are not in the same province", unit=order.unit,
+                   into=order.into)
     check.gone[order.unit] = msg("merged into %(into)s", into=order.into)
     del check.units[order.unit]
     return None

@@ -58,7 +58,9 @@ def check_birth(state: GameState, house: str, order: BirthOrder, year: int,
                 rules: DynastyRules) -> str | None:
     if order.attempts is not None and not \
             rules.min_attempts <= order.attempts <= rules.max_attempts:
-        return (msg("the number of attempts must be %(min_attempts)s to %(max_attempts)s, not %(attempts)s", min_attempts=rules.min_attempts, max_attempts=rules.max_attempts, attempts=order.attempts))
+        return (msg("the number of attempts must be %(min_attempts)s to %(max_attempts)s, not "
+                    "%(attempts)s", min_attempts=rules.min_attempts,
+                    max_attempts=rules.max_attempts, attempts=order.attempts))
     person = find(state, order.person)
     if person is None:
         return unknown_person(state, order.person)
@@ -69,7 +71,8 @@ def check_birth(state: GameState, house: str, order: BirthOrder, year: int,
     if not (controls(house, husband) or controls(house, wife)):
         return msg("%(person)s belongs to no family of this house", person=person.name)
     if wife.age(year) > rules.max_mother_age:
-        return (msg("%(wife)s is %(value)s: a mother must be %(max_mother_age)s or younger (A5)", wife=wife.name, value=wife.age(year), max_mother_age=rules.max_mother_age))
+        return (msg("%(wife)s is %(value)s: a mother must be %(max_mother_age)s or younger (A5)",
+                    wife=wife.name, value=wife.age(year), max_mother_age=rules.max_mother_age))
     if husband.prisoner_of or wife.prisoner_of:
         return msg("a prisoner cannot have children (A9)")
     return None
@@ -171,7 +174,9 @@ def _bear(ctx: TurnContext, marriage: Marriage, sex: Sex, chosen: str | None,
     give_traits(child, traits)
     spent = number_child(state, child)
     for dynasty_id in spent:
-        ctx.notify(dynasty_id, msg("%(name)s could take no reference number in %(dynasty_id)s: %(value)s", name=name, dynasty_id=house_id(dynasty_id), value=alphabet_spent(state.houses[dynasty_id].law, sex)))
+        ctx.notify(dynasty_id, msg("%(name)s could take no reference number in %(dynasty_id)s: "
+                                   "%(value)s", name=name, dynasty_id=house_id(dynasty_id),
+                                   value=alphabet_spent(state.houses[dynasty_id].law, sex)))
     ctx.emit(Birth(phase="births", person=child.id, father=father.id, mother=mother.id,
                    dynasty=dynasty, court=child.court, attempt=attempt))
     return child

@@ -117,7 +117,8 @@ def ransom_problem(state: GameState, person: Person, ransom: int, offer: int) ->
     """
     payer = state.houses.get(person.dynasty) if person.dynasty else None
     if payer is not None and payer.treasury < ransom:
-        return msg("%(payer)s cannot pay %(ransom)s crowns; the prisoner is kept", payer=payer.name, ransom=ransom)
+        return msg("%(payer)s cannot pay %(ransom)s crowns; the prisoner is kept",
+                   payer=payer.name, ransom=ransom)
     if offer < ransom or payer is None:
         if payer is None:
             return msg("nobody did not declare a ransom of %(ransom)s for %(person)s; the "

@@ -92,7 +92,9 @@ def _evenness_reason(rules: Mapping[str, Any], units: list[Unit], target: Unit) 
     fewest = min(len(u.commanders) for u in open_units)
     if len(target.commanders) > fewest:
         least = next(u for u in open_units if len(u.commanders) == fewest)
-        return (msg("%(target)s has %(value)s commanders while %(least)s has %(fewest)s: commanders are spread evenly (A8)", target=target.id, value=len(target.commanders), least=least.id, fewest=fewest))
+        return (msg("%(target)s has %(value)s commanders while %(least)s has %(fewest)s: "
+                    "commanders are spread evenly (A8)", target=target.id,
+                    value=len(target.commanders), least=least.id, fewest=fewest))
     return None
 
 
@@ -116,14 +118,17 @@ def check_assign(state: GameState, house: str, order: AssignOrder | LendOrder, a
     if person.prisoner_of and not before_releases:
         return prisoner_reason(person)
     if age < voluntary_age:
-        return msg("%(person)s is %(age)s: a man may command from %(voluntary_age)s (A8)", person=person.name, age=age, voluntary_age=voluntary_age)
+        return msg("%(person)s is %(age)s: a man may command from %(voluntary_age)s (A8)",
+                   person=person.name, age=age, voluntary_age=voluntary_age)
     if person.unit:
-        return msg("%(person)s already commands %(unit)s and stays with it (A8)", person=person.name, unit=person.unit)
+        return msg("%(person)s already commands %(unit)s and stays with it (A8)",
+                   person=person.name, unit=person.unit)
     unit = state.units.get(order.unit)
     if unit is None:
         return msg("there is no unit %(unit)s", unit=order.unit)
     if isinstance(order, AssignOrder) and unit.house != person.dynasty:
-        return msg("%(unit)s belongs to another house: lending needs 'lend' from both houses", unit=unit.id)
+        return msg("%(unit)s belongs to another house: lending needs 'lend' from both houses",
+                   unit=unit.id)
     return None
 
 
@@ -221,11 +226,14 @@ def run_assignments(ctx: TurnContext) -> None:
         assert person.dynasty is not None
         units = [u for u in faction_units(state, person.dynasty) if has_room(rules, u)]
         if not units:
-            ctx.notify(person.dynasty, msg("%(person)s must command, but no unit of this house can take him: he stays unassigned (A8)", person=person.name))
+            ctx.notify(person.dynasty, msg("%(person)s must command, but no unit of this house "
+                                           "can take him: he stays unassigned (A8)",
+                                           person=person.name))
             continue
         unit = min(units, key=lambda u: (len(u.commanders), unit_key(u.id)))
         _place(ctx, person, unit, automatic=True)
-        ctx.notify(person.dynasty, msg("%(person)s was assigned to %(unit)s automatically", person=person.name, unit=unit.id))
+        ctx.notify(person.dynasty, msg("%(person)s was assigned to %(unit)s automatically",
+                                       person=person.name, unit=unit.id))
 
 
 def _settle_loan(ctx: TurnContext, pid: str, uid: str,
@@ -236,7 +244,8 @@ def _settle_loan(ctx: TurnContext, pid: str, uid: str,
     first_house, first = lines[0]
     if person is None or unit is None:
         for house, order in lines:
-            ctx.reject(house, order, msg("no such person or unit in %(text)s", text=repr(order.text)))
+            ctx.reject(house, order, msg("no such person or unit in %(text)s",
+                                         text=repr(order.text)))
         return
     reason = check_assign(state, first_house, first, ctx.age(person.born), dyn.voluntary_age)
     if reason is None and not has_room(ctx.rules, unit):

@@ -26,7 +26,8 @@ def can_marry(state: GameState, person: Person, age: int, min_age: int) -> str |
     if person.died is not None:
         return msg("%(person)s is dead", person=person.name)
     if age < min_age:
-        return msg("%(person)s is %(age)s: spouses must be %(min_age)s or older (A7)", person=person.name, age=age, min_age=min_age)
+        return msg("%(person)s is %(age)s: spouses must be %(min_age)s or older (A7)",
+                   person=person.name, age=age, min_age=min_age)
     if person.spouse is not None:
         return msg("%(person)s is already married (A7: one spouse at a time)", person=person.name)
     if person.widowed_queen:
@@ -54,9 +55,12 @@ def check_marriage(state: GameState, house: str, order: MarryOrder, age_year: in
             return msg("a person cannot marry themselves")
         people.append(second)
         if first.sex == second.sex:
-            return msg("%(first)s and %(second)s are of the same sex", first=first.name, second=second.name)
+            return msg("%(first)s and %(second)s are of the same sex", first=first.name,
+                       second=second.name)
         if first.dynasty is not None and first.dynasty == second.dynasty:
-            return (msg("%(first)s and %(second)s are both of the %(dynasty)s dynasty: nobody may marry within their own dynasty (A7)", first=first.name, second=second.name, dynasty=house_id(first.dynasty)))
+            return (msg("%(first)s and %(second)s are both of the %(dynasty)s dynasty: nobody "
+                        "may marry within their own dynasty (A7)", first=first.name,
+                        second=second.name, dynasty=house_id(first.dynasty)))
     if not any(controls(house, p) for p in people):
         return msg("neither spouse belongs to this house")
     for person in people:
@@ -66,12 +70,14 @@ def check_marriage(state: GameState, house: str, order: MarryOrder, age_year: in
     for who, dyn in order.renounce:
         renouncer = find(state, who)
         if renouncer is None or renouncer.id not in {p.id for p in people}:
-            return msg("only a spouse can renounce in a marriage contract, not %(who)s", who=repr(who))
+            return msg("only a spouse can renounce in a marriage contract, not %(who)s",
+                       who=repr(who))
         dynasty = find_dynasty(state, dyn)
         if dynasty is None:
             return msg("there is no dynasty %(dyn)s", dyn=repr(dyn))
         if dynasty.id not in renouncer.refs:
-            return msg("%(renouncer)s holds no number in %(dynasty)s to renounce", renouncer=renouncer.name, dynasty=house_name(dynasty))
+            return msg("%(renouncer)s holds no number in %(dynasty)s to renounce",
+                       renouncer=renouncer.name, dynasty=house_name(dynasty))
     if order.children == "mother":
         wife = next((p for p in people if p.sex == Sex.FEMALE), None)
         if wife is not None and wife.dynasty is None:
@@ -176,7 +182,9 @@ def _settle_pair(ctx: TurnContext, pair: frozenset[str], lines: list[_Declared],
         for d in lines:
             ctx.reject(d.house, d.order, reason)
         for h in missing:
-            ctx.notify(h, msg("%(house)s declared a marriage of %(a)s and %(b)s that this house did not declare; it was refused", house=house_id(lines[0].house), a=a.name, b=b.name))
+            ctx.notify(h, msg("%(house)s declared a marriage of %(a)s and %(b)s that this "
+                              "house did not declare; it was refused",
+                              house=house_id(lines[0].house), a=a.name, b=b.name))
         return
     for person in (a, b):
         unable = can_marry(state, person, person.age(age_year), 0)
@@ -193,7 +201,8 @@ def _marry_minor(ctx: TurnContext, item: _Declared, age_year: int) -> None:
     person = find(state, item.order.first)
     assert person is not None
     if person.spouse is not None:
-        ctx.reject(item.house, item.order, msg("%(person)s married earlier this turn", person=person.name))
+        ctx.reject(item.house, item.order, msg("%(person)s married earlier this turn",
+                                               person=person.name))
         return
     sex = Sex.FEMALE if person.sex == Sex.MALE else Sex.MALE
     age = dynasty_rules(ctx.rules).minor_spouse_age(sex, person.age(age_year))
@@ -260,7 +269,8 @@ def renounceable(state: GameState, person: Person, named: str) -> str | None:
     if dynasty is None:
         return msg("there is no dynasty %(named)s", named=repr(named))
     if dynasty.id not in person.refs:
-        return msg("%(person)s holds no number in %(dynasty)s", person=person.name, dynasty=house_name(dynasty))
+        return msg("%(person)s holds no number in %(dynasty)s", person=person.name,
+                   dynasty=house_name(dynasty))
     return None
 
 

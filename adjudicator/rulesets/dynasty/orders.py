@@ -111,7 +111,8 @@ def _marry(c: Cursor) -> MarryOrder:
     children: str | None = None
     renounce: list[tuple[str, str]] = []
     while not c.at_end():
-        word = c.word(msg("a clause ('children mother|father' or 'renounce <person> in <dynasty>')"))
+        word = c.word(msg("a clause ('children mother|father' or 'renounce <person> in "
+                          "<dynasty>')"))
         if word == "children":
             if children is not None:
                 raise OrderSyntaxError(msg("the children's dynasty is given twice"))
@@ -122,7 +123,8 @@ def _marry(c: Cursor) -> MarryOrder:
             renounce.append((who, c.ident(msg("a dynasty letter"))))
         else:
             raise OrderSyntaxError(
-                msg("unknown clause %(word)s: use 'children mother|father' or 'renounce <person> in <dynasty>'", word=repr(word)))
+                msg("unknown clause %(word)s: use 'children mother|father' or 'renounce "
+                    "<person> in <dynasty>'", word=repr(word)))
     return MarryOrder(line=c.line, text=c.text, first=first, second=second,
                       children=children, renounce=tuple(renounce))
 
@@ -139,14 +141,16 @@ def _renounce(c: Cursor) -> RenounceOrder:
 def _assign(c: Cursor) -> AssignOrder:
     person = c.person()
     c.expect("to")
-    return AssignOrder(line=c.line, text=c.text, person=person, unit=c.ident(msg("a unit id")).upper())
+    return AssignOrder(line=c.line, text=c.text, person=person,
+                       unit=c.ident(msg("a unit id")).upper())
 
 
 @DYNASTY_GRAMMAR.rule("lend")
 def _lend(c: Cursor) -> LendOrder:
     person = c.person()
     c.expect("to")
-    return LendOrder(line=c.line, text=c.text, person=person, unit=c.ident(msg("a unit id")).upper())
+    return LendOrder(line=c.line, text=c.text, person=person,
+                     unit=c.ident(msg("a unit id")).upper())
 
 
 @DYNASTY_GRAMMAR.rule("prisoner")
@@ -199,4 +203,5 @@ def _kill(c: Cursor) -> KillOrder:
 def _retreat(c: Cursor) -> RetreatOrder:
     unit = c.ident(msg("a unit id")).upper()
     c.expect("by")
-    return RetreatOrder(line=c.line, text=c.text, unit=unit, captor=c.ident(msg("the captor house")))
+    return RetreatOrder(line=c.line, text=c.text, unit=unit, captor=c.ident(msg("the captor "
+                                                                                "house")))

@@ -80,7 +80,8 @@ def name_taken(state: GameState, name: str, also: Iterable[str | None] = ()) -> 
         return None
     if taken.casefold() == name.casefold():
         return msg("the name %(name)s is already taken (names are unique)", name=repr(name))
-    return msg("the name %(name)s looks like %(taken)s, which is taken (names are unique)", name=repr(name), taken=repr(taken))
+    return msg("the name %(name)s looks like %(taken)s, which is taken (names are unique)",
+               name=repr(name), taken=repr(taken))
 
 
 def roman(number: int) -> str:

@@ -33,7 +33,8 @@ def _renunciation(state: GameState, house: str, who: str, dynasty: str
     if person is None or found is None:
         return []
     return [(("renounce", house, person.id, found.id),
-             msg("%(person)s's renunciation in %(found)s is already ordered", person=person.name, found=house_name(found)))]
+             msg("%(person)s's renunciation in %(found)s is already ordered", person=person.name,
+                 found=house_name(found)))]
 
 
 def _subjects(state: GameState, house: str, order: Order) -> list[tuple[Subject, str]]:
@@ -45,7 +46,8 @@ def _subjects(state: GameState, house: str, order: Order) -> list[tuple[Subject,
     if isinstance(order, MarryOrder):
         found = [find(state, who) for who in (order.first, order.second) if who is not None]
         subjects: list[tuple[Subject, str]] = [
-            (("marry", house, p.id), msg("a marriage of %(person)s is already declared", person=p.name))
+            (("marry", house, p.id), msg("a marriage of %(person)s is already declared",
+                                         person=p.name))
             for p in found if p is not None]
         for who, dynasty in order.renounce:
             subjects += _renunciation(state, house, who, dynasty)
@@ -62,9 +64,11 @@ def _subjects(state: GameState, house: str, order: Order) -> list[tuple[Subject,
         return [] if marriage is None else [
             (("birth", marriage.id), msg("this couple's attempts are already ordered"))]
     if isinstance(order, AssignOrder | LendOrder):
-        return [(("command", house, person.id), msg("%(person)s's command is already ordered", person=person.name))]
+        return [(("command", house, person.id), msg("%(person)s's command is already ordered",
+                                                    person=person.name))]
     if isinstance(order, PrisonerOrder):
-        return [(("prisoner", house, person.id), msg("%(person)s's fate is already ordered", person=person.name))]
+        return [(("prisoner", house, person.id), msg("%(person)s's fate is already ordered",
+                                                     person=person.name))]
     return [(("kill", person.id), msg("%(person)s's death is already ordered", person=person.name))]
 
 

@@ -84,7 +84,8 @@ class DynastyRuleset(Ruleset):
             if sheet.refused:
                 continue
             if house != ARBITER and (house not in state.houses or state.houses[house].eliminated):
-                sheet.refused = msg("%(file)s: house %(house)s is not in play", file=sheet.file, house=repr(house))
+                sheet.refused = msg("%(file)s: house %(house)s is not in play", file=sheet.file,
+                                    house=repr(house))
                 continue
             if house == ARBITER:
                 self._validate_arbiter(state, sheet)

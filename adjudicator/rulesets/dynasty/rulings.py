@@ -201,9 +201,12 @@ def _check_wedding(state: GameState, person: Person, order: WedOrder,
     if spouse.id == person.id:
         return msg("a person cannot marry themselves")
     if person.sex == spouse.sex:
-        return msg("%(person)s and %(spouse)s are of the same sex", person=person.name, spouse=spouse.name)
+        return msg("%(person)s and %(spouse)s are of the same sex", person=person.name,
+                   spouse=spouse.name)
     if person.dynasty is not None and person.dynasty == spouse.dynasty:
-        return (msg("%(person)s and %(spouse)s are both of the %(dynasty)s dynasty: nobody may marry within their own dynasty (A7)", person=person.name, spouse=spouse.name, dynasty=house_id(person.dynasty)))
+        return (msg("%(person)s and %(spouse)s are both of the %(dynasty)s dynasty: nobody may "
+                    "marry within their own dynasty (A7)", person=person.name, spouse=spouse.name,
+                    dynasty=house_id(person.dynasty)))
     # Marriage uses the age reached at the end of the turn (A4).
     year, min_age = state.year_ending(turn), dynasty_rules(rules).marriage_min_age
     for who in (person, spouse):
@@ -219,7 +222,8 @@ def _heirless(state: GameState, person: Person, dynasties: list[str]) -> str | N
         house = state.houses[dynasty]
         if house.ruler == person.id and not any(
                 p.id != person.id for p in claimants(state, dynasty)):
-            return msg("nobody else holds a number in %(house)s to succeed (A6)", house=house_name(house))
+            return msg("nobody else holds a number in %(house)s to succeed (A6)",
+                       house=house_name(house))
     return None
 
 
@@ -245,7 +249,9 @@ def check_ruling(state: GameState, order: Order, rules: Mapping[str, Any],
         if house is None:
             return msg("there is no house %(house)s", house=repr(order.house))
         if order.fine and state.houses[house].treasury < order.amount:
-            return (msg("%(house)s holds %(treasury)s crowns, fewer than the fine", house=house_name(state.houses[house]), treasury=state.houses[house].treasury))
+            return (msg("%(house)s holds %(treasury)s crowns, fewer than the fine",
+                        house=house_name(state.houses[house]),
+                        treasury=state.houses[house].treasury))
         return None
     assert isinstance(order, PERSONAL)
     person = find(state, order.person)
@@ -260,7 +266,8 @@ def check_ruling(state: GameState, order: Order, rules: Mapping[str, Any],
         if person.prisoner_of is not None:
             return msg("%(person)s is a prisoner already", person=person.name)
         if captor == person.court:
-            return msg("%(person)s cannot be the prisoner of the house at whose court they live", person=person.name)
+            return msg("%(person)s cannot be the prisoner of the house at whose court they live",
+                       person=person.name)
     if isinstance(order, ReleaseOrder) and person.prisoner_of is None:
         return msg("%(person)s is no prisoner", person=person.name)
     if isinstance(order, AnnulOrder) and state.current_marriage(person.id) is None:

@@ -63,7 +63,8 @@ def _descendant(cursor: Cursor) -> Order:
     parents = tuple(int(p) for p in parts if p.isascii() and p.isdigit())
     if len(parts) != 2 or len(parents) != 2:
         raise OrderSyntaxError(
-            msg("name the couple as two card numbers joined by '+', e.g. '4+17', not %(value)s", value=repr(' '.join(t.text for t in rest))))
+            msg("name the couple as two card numbers joined by '+', e.g. '4+17', not %(value)s",
+                value=repr(' '.join(t.text for t in rest))))
     return Descendant(line=cursor.line, text=cursor.text, card=card,
                       parents=(parents[0], parents[1]))
 
@@ -98,7 +99,8 @@ def _on_table(game: Familles, card: int) -> Placement | str:
 
 def _turned_over(game: Familles, placement: Placement) -> str | None:
     if game.is_turned_over(placement):
-        return (msg("card %(card)s is turned over: generation %(current_generation)s is full", card=placement.card, current_generation=game.current_generation))
+        return (msg("card %(card)s is turned over: generation %(current_generation)s is full",
+                    card=placement.card, current_generation=game.current_generation))
     return None
 
 
@@ -116,17 +118,21 @@ def marry_problem(game: Familles, seat: str, card: int, on: int) -> str | None:
         return msg("card %(on)s is already married", on=on)
     last = game.rules.last_generation
     if target.generation >= last:
-        return msg("card %(on)s is in generation %(last)s, whose members never marry", on=on, last=last)
+        return msg("card %(on)s is in generation %(last)s, whose members never marry", on=on,
+                   last=last)
     problem = _turned_over(game, target)
     if problem:
         return problem
     current = game.current_generation
     if target.generation > current + 1:
-        return (msg("card %(on)s is in generation %(generation)s; only generations %(current)s and %(value)s can marry now", on=on, generation=target.generation, current=current, value=current + 1))
+        return (msg("card %(on)s is in generation %(generation)s; only generations %(current)s "
+                    "and %(value)s can marry now", on=on, generation=target.generation,
+                    current=current, value=current + 1))
     sex = game.deck[card].sex
     if sex == game.deck[on].sex:
         kind = Name("sex", sex, game.rules.sex_name(sex), game.rules.sexes[sex].names)
-        return msg("cards %(card)s and %(on)s are both a %(kind)s: a marriage joins a man and a woman", card=card, on=on, kind=kind)
+        return msg("cards %(card)s and %(on)s are both a %(kind)s: a marriage joins a man and "
+                   "a woman", card=card, on=on, kind=kind)
     return None
 
 
@@ -148,13 +154,15 @@ def descendant_problem(game: Familles, seat: str, card: int,
             return placed
         couple.append(placed)
     if couple[0].spouse != second:
-        return msg("cards %(first)s and %(second)s are not married to each other", first=first, second=second)
+        return msg("cards %(first)s and %(second)s are not married to each other", first=first,
+                   second=second)
     generation = couple[0].generation + 1
     cap = game.rules.caps.get(generation)
     if cap is None:
         return msg("generation %(generation)s has no descendants", generation=couple[0].generation)
     if game.count(generation) >= cap:
-        return msg("generation %(generation)s is full (%(value)s of %(cap)s)", generation=generation, value=game.count(generation), cap=cap)
+        return msg("generation %(generation)s is full (%(value)s of %(cap)s)",
+                   generation=generation, value=game.count(generation), cap=cap)
     problem = _turned_over(game, couple[0])
     if problem:
         return problem

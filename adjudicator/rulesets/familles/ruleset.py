@@ -94,7 +94,8 @@ class FamillesRuleset(Ruleset):
             for order in sheet.orders:
                 reason = order_problem(game, seat, order)
                 if reason is None and kept:
-                    reason = msg("one move per turn: line %(line)s already holds your move", line=kept[0].line)
+                    reason = msg("one move per turn: line %(line)s already holds your move",
+                                 line=kept[0].line)
                 if reason is None:
                     kept.append(order)
                 else:
