@@ -196,6 +196,10 @@ def test_check_of_a_french_campaign_gives_the_reasons_in_french(
         assert text in french.output
     leaked = [f for f in _english_fragments() if f in french.output]
     assert leaked == []
+    # ``status`` quotes why a file is refused, in French too.
+    status = run("status", campaigns["fr"]).output
+    assert ("france: ordres refusés le " in status and "(france.orders:1: ce fichier se dit "
+            "de la maison 'england', mais il a été classé comme 'france')" in status)
     # The same look finds them in the English campaign's check.
     assert len([f for f in _english_fragments() if f in english.output]) >= 5
 
