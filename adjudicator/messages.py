@@ -15,6 +15,7 @@ good) that a reader may see under another name.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -95,13 +96,22 @@ class Message(str):
             if isinstance(value, str) and not isinstance(value, Name):
                 return plain(value)
             return value
-        return Message(self.template, {k: each(v) for k, v in self.values.items()},
-                       self.context)
+        values = {k: each(v) for k, v in self.values.items()}
+        if all(values[k] is v for k, v in self.values.items()):
+            return self
+        return Message(self.template, values, self.context)
 
 
 def msg(template: str, **values: Value) -> Message:
     """A sentence to translate: ``template`` is its catalogue msgid (English)."""
-    return Message(template, values)
+    return Message(template, values) if values else _bare(template)
+
+
+@functools.lru_cache(maxsize=1024)
+def _bare(template: str) -> Message:
+    # The grammar rules name what they read ("a province") on every line they
+    # parse; a message without values is made once (it is immutable).
+    return Message(template)
 
 
 def msg_in(context: str, template: str, **values: Value) -> Message:

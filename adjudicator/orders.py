@@ -50,6 +50,8 @@ class Rejection:
     def __post_init__(self) -> None:
         # A reason quotes player text too; it must read as it is, like the echoed line.
         reason = self.reason
+        if visible(reason) is reason:
+            return  # nothing hidden in it (the common case), so nothing to spell out
         shown = reason.mapped(visible) if isinstance(reason, Message) else visible(reason)
         object.__setattr__(self, "reason", shown)
 
@@ -156,11 +158,14 @@ class Cursor:
         return tok.word
 
     def expect(self, *words: str) -> str:
-        found = self.word(either(words))
-        if found not in words:
+        # The alternatives are spelled out only for a line that is refused.
+        tok = self.tokens[self.pos] if not self.at_end() else None
+        if tok is None or tok.quoted or tok.word not in words:
+            found = self.word(either(words))
             raise OrderSyntaxError(msg("expected %(what)s, found %(found)s",
                                        what=either(words), found=repr(found)))
-        return found
+        self.pos += 1
+        return tok.word
 
     def accept(self, *words: str) -> str | None:
         if self.peek() in words:
