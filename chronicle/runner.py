@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from adjudicator.dice import Roll, SeededDice
 from adjudicator.errors import ChronicleRulesError
@@ -30,14 +31,17 @@ from chronicle.campaign import (
     write_inside,
 )
 from chronicle.lock import CampaignBusy, campaign_lock
-from chronicle.models import CampaignRow
 from chronicle.orders_io import TurnOrders, read_turn, stored_turn
 from chronicle.outcome import TurnOutcome
 from chronicle.reasons import Say, as_written, engine_words, rejected_line
 from chronicle.reports import write_reports
-from chronicle.store import Store, copy_store
-from chronicle.storefile import StoreError, dump_snapshot, load_snapshot
+from chronicle.storefile import StoreError, StoreReader, dump_snapshot, load_snapshot, reading
 from chronicle.words import words
+
+if TYPE_CHECKING:
+    # The ORM is loaded by the commands that write the store, and only by
+    # them: those that only read it (check, status, template) use ``storefile``.
+    from chronicle.store import Store
 
 #: Where the first turn builds the store before it is renamed into place.
 NEW_STORE = ".chronicle.sqlite.new"
@@ -68,6 +72,8 @@ def open_store(campaign: Campaign, ruleset: Ruleset) -> Store:
     if not path.exists():
         raise CampaignError(f"{path.name}: no store yet; adjudicate a turn first")
     try:
+        from chronicle.store import Store
+
         store = Store.open(path, ruleset)
     except StoreError as err:
         raise CampaignError(str(err)) from None
@@ -79,6 +85,9 @@ def open_store(campaign: Campaign, ruleset: Ruleset) -> Store:
 
 def create_store(campaign: Campaign, ruleset: Ruleset, path: Path) -> tuple[Store, GameState]:
     """A new store at ``path`` holding the starting state, and that state."""
+    from chronicle.models import CampaignRow
+    from chronicle.store import Store
+
     state, rolls = initial_setup(campaign, ruleset)
     row = CampaignRow(slug=campaign.slug, title=campaign.title, ruleset=campaign.ruleset,
                       start_year=state.start_year, end_year=state.end_year,
@@ -87,9 +96,30 @@ def create_store(campaign: Campaign, ruleset: Ruleset, path: Path) -> tuple[Stor
     return Store.create(path, row, state, ruleset, rolls), state
 
 
+@contextmanager
+def read_store(campaign: Campaign) -> Iterator[StoreReader]:
+    """A read transaction on the campaign's store (it must exist), checked as
+    ``open_store`` checks it, for the commands that only read: they need not
+    load the ORM (``storefile``)."""
+    path = campaign.store_path
+    if not path.exists():
+        raise CampaignError(f"{path.name}: no store yet; adjudicate a turn first")
+    try:
+        with reading(path) as reader:
+            row = reader.campaign()
+            if row is None:
+                raise StoreError(f"{path.name}: not a chronicle store (no campaign)")
+            if row.seed_commitment != seed_commitment(campaign.seed):
+                raise CampaignError(f"{path.name}: this store belongs to another seed")
+            yield reader
+    except StoreError as err:
+        raise CampaignError(str(err)) from None
+
+
 def current_state(campaign: Campaign, ruleset: Ruleset) -> GameState:
     if campaign.store_path.exists():
-        return open_store(campaign, ruleset).state()
+        with read_store(campaign) as reader:
+            return reader.state()
     return initial_state(campaign, ruleset)
 
 
@@ -97,11 +127,9 @@ def last_turn(campaign: Campaign, ruleset: Ruleset) -> int:
     """The last turn the store holds (0 before the first), without decoding any state."""
     if not campaign.store_path.exists():
         return 0
-    store = open_store(campaign, ruleset)
-    try:
-        return store.last_turn()
-    finally:
-        store.engine.dispose()
+    with read_store(campaign) as reader:
+        last = reader.last_turn()
+    return last[0] if last else 0
 
 
 def next_turn(state: GameState) -> int:
@@ -228,8 +256,17 @@ def recover(campaign: Campaign) -> int | None:
     if not campaign.store_path.exists():
         return None
     try:
-        with writing(campaign, "recovery") as (ruleset, store):
-            return complete_reports(campaign, ruleset, store)
+        with campaign_lock(campaign.root, "recovery"):
+            # Read plainly first: the reports are nearly always whole, and
+            # then the command need not load the ORM at all.
+            with read_store(campaign) as reader:
+                last = reader.last_turn()
+                if last is None or reports_written(campaign, last[0],
+                                                   _identity(reader.snapshot(last[0]))):
+                    return None
+            ruleset = ruleset_of(campaign)
+            with _opened(campaign, ruleset) as store:
+                return complete_reports(campaign, ruleset, store)
     except CampaignBusy:
         return None
 
@@ -419,6 +456,8 @@ def preview(campaign: Campaign) -> TurnOutcome:
     ruleset = ruleset_of(campaign)
     with tempfile.TemporaryDirectory(prefix="chronicle-preview-") as tmp:
         if campaign.store_path.exists():
+            from chronicle.store import Store, copy_store
+
             copy_store(campaign.store_path, Path(tmp) / "preview.sqlite")
             store = Store.open(Path(tmp) / "preview.sqlite", ruleset)
             refuse_if_ended(store)

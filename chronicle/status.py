@@ -54,14 +54,12 @@ def campaign_status(campaign: Campaign) -> Status:
     nmr: dict[str, int] = {}
     over = None
     if campaign.store_path.exists():
-        store = runner.open_store(campaign, ruleset)
-        try:
-            state = store.state()
-            nmr = store.defaulted_counts()
-            if store.campaign().seed_revealed is not None:
+        with runner.read_store(campaign) as reader:
+            state = reader.state()
+            nmr = reader.defaulted_counts()
+            row = reader.campaign()
+            if row is not None and row.seed_revealed is not None:
                 over = "the campaign has ended (chronicle end)"
-        finally:
-            store.engine.dispose()
     else:
         state = runner.initial_state(campaign, ruleset)
     reason = runner.over_reason(state)

@@ -233,15 +233,6 @@ class Store:
                 raise StoreError(f"turn {turn} was never adjudicated")
             return row.snapshot
 
-    def defaulted_counts(self) -> dict[str, int]:
-        """Per house, the stored turns it sent no usable orders for (its NMR count)."""
-        counts: dict[str, int] = {}
-        with Session(self.engine) as session:
-            for text in session.exec(select(TurnRow.defaulted)):
-                for house in json.loads(text or "[]"):
-                    counts[house] = counts.get(house, 0) + 1
-        return counts
-
     def turn_inputs(self, turn: int) -> tuple[list[tuple[str, str, str, str | None]],
                                               list[str], str, bytes]:
         """What turn ``turn`` was resolved from: its order files (house, file, text,

@@ -120,7 +120,7 @@ _TURN = tuple(StoredTurn.__dataclass_fields__)
 READ_COLUMNS: dict[str, tuple[str, ...]] = {
     "campaign": _CAMPAIGN,
     "turns": _TURN,
-    "archive": ("data",),
+    "archive": ("data", "turn"),
     "events": ("id", "turn", "seq", "phase", "kind", "public", "payload", "subjects",
                "houses"),
     "rolls": ("id", "turn", "seq", "phase", "purpose", "subject", "dice", "faces", "total",
@@ -149,6 +149,33 @@ class StoreReader:
         """The last turn's number and year, without its snapshot."""
         found = self.rows("SELECT number, year FROM turns ORDER BY number DESC LIMIT 1")
         return (found[0][0], found[0][1]) if found else None
+
+    def snapshot(self, turn: int) -> bytes:
+        """Turn ``turn``'s snapshot, as stored."""
+        found = self.rows("SELECT snapshot FROM turns WHERE number = ?", turn)
+        if not found:
+            raise StoreError(f"turn {turn} was never adjudicated")
+        return bytes(found[0][0])
+
+    def state(self) -> GameState:
+        """The state at the end of the last turn (``Store.state``)."""
+        last = self.rows("SELECT number, snapshot FROM turns ORDER BY number DESC LIMIT 1")
+        if not last:
+            campaign = self.campaign()
+            if campaign is None:
+                raise StoreError("the store has no campaign")
+            return load_snapshot(campaign.initial)
+        (turn, snapshot), = last
+        archived = self.rows("SELECT data FROM archive WHERE turn <= ?", turn)
+        return load_snapshot(snapshot, (data for (data,) in archived))
+
+    def defaulted_counts(self) -> dict[str, int]:
+        """Per house, the stored turns it sent no usable orders for (its NMR count)."""
+        counts: dict[str, int] = {}
+        for (text,) in self.rows("SELECT defaulted FROM turns"):
+            for house in json.loads(text or "[]"):
+                counts[house] = counts.get(house, 0) + 1
+        return counts
 
 
 def _missing_columns(connection: sqlite3.Connection) -> bool:

@@ -51,6 +51,8 @@ def test_start_up_loads_no_store_no_site_no_engine(args: list[str]) -> None:
 
 
 def test_the_turn_commands_load_the_store_but_not_the_site(tmp_path: Path) -> None:
+    """Only the commands that write the store load the ORM: those that only read
+    it (check, status, template) read it with plain SQL (``storefile``)."""
     campaign = tmp_path / "c"
     scaffold(campaign, "blood-royale", seed="imports")
     assert none_of(loaded("check", campaign), SITE) == []
@@ -58,6 +60,12 @@ def test_the_turn_commands_load_the_store_but_not_the_site(tmp_path: Path) -> No
     assert none_of(modules, SITE) == []
     assert "sqlalchemy" in modules  # it did store the turn: the probe sees real work
     assert (campaign / "chronicle.sqlite").is_file()
+    (campaign / "orders" / "turn-002").mkdir(parents=True, exist_ok=True)
+    for args in (["check", campaign], ["status", campaign],
+                 ["template", campaign, "--auto", "england"]):
+        modules = loaded(*args)
+        assert "chronicle.storefile" in modules, args  # it read the store
+        assert none_of(modules, (*STORE, *SITE, "pydantic", "chronicle.models")) == [], args
 
 
 def test_build_loads_the_site_generator(tmp_path: Path) -> None:
