@@ -35,7 +35,13 @@ from chronicle.orders_io import TurnOrders, read_turn, stored_turn
 from chronicle.outcome import TurnOutcome
 from chronicle.reasons import Say, as_written, engine_words, rejected_line
 from chronicle.reports import write_reports
-from chronicle.storefile import StoreError, StoreReader, dump_snapshot, load_snapshot, reading
+from chronicle.storefile import (
+    StoreError,
+    StoreReader,
+    dump_snapshot,
+    load_snapshot,
+    reading_campaign,
+)
 from chronicle.words import words
 
 if TYPE_CHECKING:
@@ -105,10 +111,7 @@ def read_store(campaign: Campaign) -> Iterator[StoreReader]:
     if not path.exists():
         raise CampaignError(f"{path.name}: no store yet; adjudicate a turn first")
     try:
-        with reading(path) as reader:
-            row = reader.campaign()
-            if row is None:
-                raise StoreError(f"{path.name}: not a chronicle store (no campaign)")
+        with reading_campaign(path) as (reader, row):
             if row.seed_commitment != seed_commitment(campaign.seed):
                 raise CampaignError(f"{path.name}: this store belongs to another seed")
             yield reader

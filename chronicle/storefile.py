@@ -216,6 +216,16 @@ def reading(path: Path) -> Iterator[StoreReader]:
 
 
 @contextmanager
+def reading_campaign(path: Path) -> Iterator[tuple[StoreReader, StoredCampaign]]:
+    """``reading``, and the campaign's row: a store without one is none of ours."""
+    with reading(path) as reader:
+        row = reader.campaign()
+        if row is None:
+            raise StoreError(f"{path.name}: not a chronicle store (it holds no campaign)")
+        yield reader, row
+
+
+@contextmanager
 def _connected(path: Path) -> Iterator[sqlite3.Connection]:
     # Autocommit: the transaction is the reader's own ``BEGIN``, and never
     # one the driver opens on its own.

@@ -39,7 +39,7 @@ from chronicle.storefile import (
     StoreError,
     StoreReader,
     load_snapshot,
-    reading,
+    reading_campaign,
 )
 
 
@@ -538,10 +538,7 @@ def store_session(folder: Path) -> Iterator[tuple[StoreReader, StoredCampaign]]:
     if not path.is_file():
         raise PublishError(f"no campaign store in {str(folder)!r}")
     try:
-        with reading(path) as reader:
-            row = reader.campaign()
-            if row is None:
-                raise PublishError(f"the store {str(path)!r} has no campaign")
+        with reading_campaign(path) as (reader, row):
             yield reader, row
     except StoreError as err:
         raise PublishError(str(err)) from None
