@@ -138,10 +138,11 @@ def make_bundle(campaign: Campaign, output: Path) -> Bundle:
         raise CampaignError(f"{STORE_FILE}: is a link; Chronicle reads the campaign "
                             "folder's own files only, never through a link")
     if not store_path.is_file():
-        raise CampaignError(f"{STORE_FILE}: no store yet; adjudicate a turn first")
+        raise CampaignError("%(store)s: no store yet; adjudicate a turn first", store=STORE_FILE)
     output = Path(os.path.abspath(output))
     if output.is_dir():
-        raise CampaignError(f"{output}: is a folder; name the bundle's file (-o FILE.zip)")
+        raise CampaignError("%(output)s: is a folder; name the bundle's file (-o FILE.zip)",
+                            output=output)
     top = campaign.slug
     with campaign_lock(root, "archive"), \
             tempfile.TemporaryDirectory(prefix="chronicle-archive-") as tmp:

@@ -12,6 +12,7 @@ import os
 import re
 import stat
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from chronicle.spec_check import (
     check_years,
     locate,
 )
+from chronicle.words import Phrase
 
 CAMPAIGN_FILE = "campaign.toml"
 SECRETS_FILE = "secrets.toml"
@@ -44,7 +46,23 @@ TOP_KEYS = set(TOP_FIELDS)
 
 
 class CampaignError(Exception):
-    """A campaign file the arbiter wrote cannot be used; the message says why."""
+    """A campaign file the arbiter wrote cannot be used; the message says why.
+
+    Given values, the message is the English sentence of the catalogue
+    (``CampaignError("turn %(turn)s ...", turn=3)``), so that the command line
+    says it in the campaign's language once it knows it (``said``).
+    """
+
+    def __init__(self, message: str, /, **values: Any) -> None:
+        super().__init__(message % values if values else message)
+        self.message = message
+        self.values = values
+
+    def said(self, say: Callable[..., str]) -> str:
+        """The message in the words of ``say`` (``chronicle.words.words``); a value
+        that is words itself (``chronicle.words.Phrase``) is said in them too."""
+        return say(self.message, **{key: value.said(say) if isinstance(value, Phrase) else value
+                                    for key, value in self.values.items()})
 
 
 @dataclass

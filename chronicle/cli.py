@@ -20,10 +20,27 @@ import click
 # none pays for the store's database library or the site generator unless it
 # needs them (tests/test_cli_imports.py checks which modules each one loads).
 from chronicle import __version__
+from chronicle.localnames import LANGUAGES
 from chronicle.rulesets import DEFAULT, all_worlds, descriptor, ruleset_ids
-from chronicle.words import words
+from chronicle.words import Say, as_written, words
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: Where a command notes the language it speaks once it knows it (the click
+#: context's ``meta``, shared by the command and its group).
+SPOKEN = "chronicle.language"
+
+
+def speak(language: str) -> Say:
+    """The words of ``language``, which the command's errors speak from now on too.
+
+    Before a command knows a campaign's language (a campaign.toml that does
+    not read, a folder that is not a campaign), its errors are in English.
+    """
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.meta[SPOKEN] = language
+    return words(language)
 
 
 def refusals(fn: F) -> F:
@@ -34,16 +51,18 @@ def refusals(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except Exception as err:
-            message = refusal(err)
+            context = click.get_current_context(silent=True)
+            say = words(str(context.meta.get(SPOKEN, "en")) if context is not None else "en")
+            message = refusal(err, say)
             if message is None:
                 raise
-            click.echo(f"error: {message}", err=True)
+            click.echo(say("error: %(message)s", message=message), err=True)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
 
 
-def refusal(err: Exception) -> str | None:
+def refusal(err: Exception, say: Say = as_written) -> str | None:
     """The one-line message for an error that is the input's fault or the machine's.
 
     None for anything else (a bug, which keeps its traceback). The error
@@ -54,7 +73,9 @@ def refusal(err: Exception) -> str | None:
     from chronicle.lock import CampaignBusy
     from chronicle.publish.errors import PublishError
 
-    if isinstance(err, CampaignError | CampaignBusy | PublishError):
+    if isinstance(err, CampaignError):
+        return err.said(say)
+    if isinstance(err, CampaignBusy | PublishError):
         return str(err)
     if "chronicle.storefile" in sys.modules:  # else no store was opened, and none failed
         import sqlite3
@@ -76,9 +97,18 @@ def refusal(err: Exception) -> str | None:
         where = f"{err.filename}: " if err.filename else ""
         return f"{where}{err.strerror or err}"
     if isinstance(err, OverflowError):
-        return ("a number grew too large to be stored (a treasury or a year beyond any "
-                "real campaign?); nothing was stored")
+        return say("a number grew too large to be stored (a treasury or a year beyond any "
+                   "real campaign?); nothing was stored")
     return None
+
+
+def _load(folder: Path) -> Any:
+    """The campaign in ``folder``, whose language the command speaks from now on."""
+    from chronicle.campaign import load_campaign
+
+    camp = load_campaign(folder)
+    speak(camp.language)
+    return camp
 
 
 CAMPAIGN = click.argument("campaign", type=click.Path(file_okay=False, path_type=Path))
@@ -131,16 +161,22 @@ def cli() -> None:
               help="The content pack (world) of a ruleset that has several.")
 @click.option("--title", default=None)
 @click.option("--seed", default=None, help="Use this seed instead of a random one.")
+@click.option("--language", type=click.Choice(LANGUAGES), default="en", show_default=True,
+              help="The campaign's language (campaign.toml's language), which this "
+                   "command speaks too.")
 @refusals
 def new(directory: Path, ruleset: str, world: str | None, title: str | None,
-        seed: str | None) -> None:
+        seed: str | None, language: str) -> None:
     """Scaffold a campaign folder."""
     from chronicle.scaffold import scaffold
 
-    scaffold(directory, ruleset, world=world, title=title, seed=seed)
-    click.echo(f"Created {directory}/ ({ruleset}). Keep secrets.toml to yourself.")
-    click.echo(f"Next: put order files in {directory}/orders/turn-001/, then "
-               f"'chronicle check {directory}' and 'chronicle adjudicate {directory}'.")
+    _ = speak(language)
+    scaffold(directory, ruleset, world=world, title=title, seed=seed, language=language)
+    click.echo(_("Created %(directory)s/ (%(ruleset)s). Keep secrets.toml to yourself.",
+                 directory=directory, ruleset=ruleset))
+    click.echo(_("Next: put order files in %(directory)s/orders/turn-001/, then "
+                 "'chronicle check %(directory)s' and 'chronicle adjudicate %(directory)s'.",
+                 directory=directory))
 
 
 @cli.command()
@@ -149,9 +185,8 @@ def new(directory: Path, ruleset: str, world: str | None, title: str | None,
 def check(campaign: Path) -> None:
     """Parse and validate the next turn's orders; adjudicate nothing."""
     from chronicle import runner
-    from chronicle.campaign import load_campaign
 
-    camp = load_campaign(campaign)
+    camp = _load(campaign)
     _recover(camp)
     checked = runner.check(camp)
     for line in checked.lines():
@@ -210,16 +245,17 @@ def _summary(camp: Any, outcome: Any) -> None:
 def adjudicate(campaign: Path, yes: bool, through: int | None) -> None:
     """Adjudicate the next turn, write the store and the private reports."""
     from chronicle import runner
-    from chronicle.campaign import CampaignError, load_campaign
+    from chronicle.campaign import CampaignError
 
-    camp = load_campaign(campaign)
+    camp = _load(campaign)
     # Only the turn number here: the state itself is decoded once, under the
     # writer lock, by ``runner.adjudicate`` (decoding it is most of a turn's cost).
     stored = runner.last_turn(camp, runner.ruleset_of(camp))
     last = through if through is not None else stored + 1
     if last <= stored:
-        raise CampaignError(f"--through {last}: turn {last} is adjudicated already (the store "
-                            f"ends at turn {stored}); roll back first")
+        raise CampaignError("--through %(last)s: turn %(last)s is adjudicated already (the "
+                            "store ends at turn %(stored)s); roll back first",
+                            last=last, stored=stored)
     _ = words(camp.language)
     state = None
     while True:
@@ -229,7 +265,7 @@ def adjudicate(campaign: Path, yes: bool, through: int | None) -> None:
         state = outcome.result.state
         _summary(camp, outcome)
         click.echo(_("Reports: %(folder)s", folder=camp.reports_dir(outcome.turn)))
-        over = runner.over_reason(outcome.result.state)
+        over = runner.over_reason(outcome.result.state, _)
         if over is not None:
             click.echo(_("The campaign is over (%(why)s): run 'chronicle end %(campaign)s' "
                          "to reveal the seed and end it.", why=over, campaign=campaign))
@@ -244,9 +280,8 @@ def adjudicate(campaign: Path, yes: bool, through: int | None) -> None:
 def preview(campaign: Path) -> None:
     """Adjudicate into a throw-away copy and show what would happen."""
     from chronicle import runner
-    from chronicle.campaign import load_campaign
 
-    camp = load_campaign(campaign)
+    camp = _load(campaign)
     _recover(camp)
     outcome = runner.preview(camp)
     _summary(camp, outcome)
@@ -261,9 +296,8 @@ def preview(campaign: Path) -> None:
 def rollback(campaign: Path, to: int) -> None:
     """Return the store to the end of turn N."""
     from chronicle import runner
-    from chronicle.campaign import load_campaign
 
-    camp = load_campaign(campaign)
+    camp = _load(campaign)
     _ = words(camp.language)
     last, moved = runner.rollback(camp, to)
     click.echo(_("The store is back at the end of turn %(turn)s (turns %(first)s-%(last)s "
@@ -288,10 +322,9 @@ def export(campaign: Path, fmt: str, output: Path | None) -> None:
     import json
 
     from chronicle import runner
-    from chronicle.campaign import load_campaign
     from chronicle.export import export_gedcom, export_json
 
-    camp = load_campaign(campaign)
+    camp = _load(campaign)
     ruleset = runner.ruleset_of(camp)
     if camp.store_path.exists():
         store = runner.open_store(camp, ruleset)
@@ -321,11 +354,11 @@ def export(campaign: Path, fmt: str, output: Path | None) -> None:
 def template(campaign: Path, auto: tuple[str, ...], personality: str, force: bool) -> None:
     """Write next turn's order templates per house (templates/turn-NNN/)."""
     from chronicle import runner
-    from chronicle.campaign import CampaignError, load_campaign, write_inside
+    from chronicle.campaign import CampaignError, write_inside
     from chronicle.players import write_auto_orders
     from chronicle.reports import template_for
 
-    camp = load_campaign(campaign)
+    camp = _load(campaign)
     _ = words(camp.language)
     _recover(camp)
     ruleset = runner.ruleset_of(camp)
@@ -333,7 +366,7 @@ def template(campaign: Path, auto: tuple[str, ...], personality: str, force: boo
     turn = state.turn + 1
     for house in auto:
         if house not in state.houses:
-            raise CampaignError(f"--auto: there is no house {house!r}")
+            raise CampaignError("--auto: there is no house %(house)r", house=house)
         path = write_auto_orders(camp, state, house, personality, force=force)
         click.echo(_("%(house)s: built-in orders written to %(path)s", house=house, path=path))
     folder = camp.root / "templates" / f"turn-{turn:03d}"
@@ -388,7 +421,7 @@ def build(campaigns: tuple[Path, ...], output: Path, base_url: str) -> None:
 
     published, language = _site_facts(campaigns)
     base_url = base_url or published
-    _ = words(language)
+    _ = speak(language)
     # Before anything heavy is imported: a site made from these very inputs
     # is left as it is (the whole command then costs a hash of the stores).
     files = up_to_date(list(campaigns), output, base_url)
@@ -416,9 +449,8 @@ def build(campaigns: tuple[Path, ...], output: Path, base_url: str) -> None:
 def reports(campaign: Path, turn: int | None) -> None:
     """Write a turn's private reports again, from the store."""
     from chronicle import runner
-    from chronicle.campaign import load_campaign
 
-    camp = load_campaign(campaign)
+    camp = _load(campaign)
     number, folder = runner.reports(camp, turn)
     click.echo(words(camp.language)("The reports of turn %(turn)s are written again in %(folder)s/",
                            turn=number, folder=folder))
@@ -430,9 +462,8 @@ def reports(campaign: Path, turn: int | None) -> None:
 def end(campaign: Path) -> None:
     """End a campaign: reveal the seed in the store, for the archive."""
     from chronicle import runner
-    from chronicle.campaign import load_campaign
 
-    camp = load_campaign(campaign)
+    camp = _load(campaign)
     runner.end(camp)
     click.echo(words(camp.language)("The campaign has ended. The seed is revealed; the next build "
                            "publishes it and the epidemic thresholds. From now on adjudicate, "
@@ -447,11 +478,10 @@ def status(campaign: Path, as_json: bool) -> None:
     """The next turn, its deadline, and who has sent orders."""
     import json
 
-    from chronicle.campaign import load_campaign
     from chronicle.status import campaign_status
 
-    camp = load_campaign(campaign)
-    found = campaign_status(camp)
+    camp = _load(campaign)
+    found = campaign_status(camp, as_written if as_json else words(camp.language))
     if as_json:
         click.echo(json.dumps(found.as_json(), indent=1))
         return
@@ -483,10 +513,9 @@ def mail() -> None:
 @refusals
 def mail_import(campaign: Path, sources: tuple[Path, ...]) -> None:
     """Read orders from Maildir folders, mbox files or .eml files."""
-    from chronicle.campaign import load_campaign
     from chronicle.mail.importing import import_mail
 
-    camp = load_campaign(campaign)
+    camp = _load(campaign)
     turn, results = import_mail(camp, list(sources))
     for result in results:
         click.echo(result.line())
@@ -506,11 +535,10 @@ def mail_import(campaign: Path, sources: tuple[Path, ...]) -> None:
 @refusals
 def mail_send(campaign: Path, smtp: str | None, dry_run: bool) -> None:
     """Queue the last turn's reports and templates, then send the outbox by SMTP."""
-    from chronicle.campaign import load_campaign
     from chronicle.mail.sending import parse_hostport, send_mail
 
     override = parse_hostport(smtp) if smtp else None
-    camp = load_campaign(campaign)
+    camp = _load(campaign)
     for line in send_mail(camp, smtp_override=override, dry_run=dry_run, say=words(camp.language)):
         click.echo(line)
 
@@ -523,9 +551,8 @@ def mail_send(campaign: Path, smtp: str | None, dry_run: bool) -> None:
 def archive(campaign: Path, output: Path) -> None:
     """The archivist's bundle: campaign folder, exports, site and SHA256SUMS."""
     from chronicle.archive import make_bundle
-    from chronicle.campaign import load_campaign
 
-    camp = load_campaign(campaign)
+    camp = _load(campaign)
     bundle = make_bundle(camp, output)
     _ = words(camp.language)
     what = (_("the whole campaign (ended)") if bundle.ended else
@@ -543,7 +570,7 @@ def verify(target: Path) -> None:
     from chronicle.verify import verify as check_replay
 
     verdict = check_replay(target)
-    click.echo(verdict.message)
+    click.echo(speak(verdict.language)(verdict.message, **verdict.values))
     if not verdict.ok:
         sys.exit(1)
 
@@ -559,14 +586,17 @@ def verify(target: Path) -> None:
               default=Path("site"), show_default=True)
 @click.option("--no-site", is_flag=True, help="Play and store only; build no site.")
 @click.option("--world", type=WORLD, default=None)
+@click.option("--language", type=click.Choice(LANGUAGES), default="en", show_default=True,
+              help="The campaign's language: its site's, and this command's.")
 @refusals
 def demo(ruleset: str, turns: int | None, seed: str, out: Path, site: Path, no_site: bool,
-         world: str | None) -> None:
+         world: str | None, language: str) -> None:
     """Play a sample campaign with built-in players, then build the site."""
     from chronicle.demo import run_demo
 
+    speak(language)
     run_demo(ruleset=ruleset, turns=turns, seed=seed, out=out,
-             site=None if no_site else site, world=world, end=True)
+             site=None if no_site else site, world=world, end=True, language=language)
 
 
 @cli.command()
@@ -611,26 +641,29 @@ def serve(folder: Path, port: int, watch: bool, output: Path, interval: float) -
 
     watcher = None
     site = folder
+    # A site alone says nothing of its language: only a watched campaign does.
+    _ = words("en")
     if watch:
-        from chronicle.campaign import load_campaign
-
-        load_campaign(folder)
+        _ = words(_load(folder).language)
         site = output
         watcher = Watcher(folder, output, click.echo, interval=interval)
         if not watcher.build():
             sys.exit(1)
         watcher.start()
     if not (site / "index.html").is_file():
-        click.echo(f"error: {site}/index.html not found; run 'chronicle build' first",
-                   err=True)
+        click.echo(_("error: %(message)s", message=_(
+            "%(site)s/index.html not found; run 'chronicle build' first", site=site)), err=True)
         sys.exit(1)
     with make_server(site, port, watcher) as server:
-        click.echo(f"Serving {site}/ on http://127.0.0.1:{server.server_port}/ "
-                   + ("(watching the campaign; " if watcher else "(") + "Ctrl-C to stop)")
+        address = f"http://127.0.0.1:{server.server_port}/"
+        click.echo(_("Serving %(site)s/ on %(address)s (watching the campaign; Ctrl-C to stop)",
+                     site=site, address=address) if watcher else
+                   _("Serving %(site)s/ on %(address)s (Ctrl-C to stop)", site=site,
+                     address=address))
         try:
             server.serve_forever()
         except KeyboardInterrupt:
-            click.echo("stopped")
+            click.echo(_("stopped"))
         finally:
             if watcher is not None:
                 watcher.stop()

@@ -14,56 +14,64 @@ from chronicle.campaign import CampaignError, load_campaign
 from chronicle.players import PERSONALITIES, orders_for
 from chronicle.rulesets import descriptor
 from chronicle.scaffold import scaffold
+from chronicle.words import Say, as_written, words
 
 MARKER = ".chronicle-demo"
-COMMENTARY = """\
-The chronicle opens in the year of grace {year}. The arbiter will add a word
-here each turn; this page shows how the *arbiter's commentary* appears.
-"""
+#: The arbiter's word on the first turn, in the campaign's language (a catalogue entry).
+COMMENTARY = ("The chronicle opens in the year of grace %(year)s. The arbiter will add a word\n"
+              "here each turn; this page shows how the *arbiter's commentary* appears.\n")
 
 
 def _prepare(out: Path) -> None:
     """An empty folder or an earlier demo's is used; anything else is left alone."""
     if out.exists():
         if not out.is_dir():
-            raise CampaignError(f"{out}: is a file; choose another --out")
+            raise CampaignError("%(out)s: is a file; choose another --out", out=out)
         if any(out.iterdir()) and not (out / MARKER).exists():
-            raise CampaignError(f"{out}: exists and is not a demo folder; choose another --out")
+            raise CampaignError("%(out)s: exists and is not a demo folder; choose another "
+                                "--out", out=out)
         shutil.rmtree(out)
 
 
 def run_demo(*, ruleset: str, turns: int | None, seed: str, out: Path, site: Path | None,
-             world: str | None = None, quiet: bool = False, end: bool = False) -> Path:
+             world: str | None = None, quiet: bool = False, end: bool = False,
+             language: str = "en") -> Path:
     """Play the demo campaign; ``end``: end it (``chronicle end``) before the site is
-    built, so the site shows the seed and every threshold revealed."""
+    built, so the site shows the seed and every threshold revealed. Its title, the
+    arbiter's commentary and what the command says are in ``language``."""
     started = time.perf_counter()
+    _ = words(language)
     _prepare(out)
     kind = descriptor(ruleset)
-    scaffold(out, ruleset, world=world, title=kind.demo_title(world), seed=seed)
+    scaffold(out, ruleset, world=world, title=_(kind.demo_title(world)), seed=seed,
+             language=language)
     (out / MARKER).write_text("made by chronicle demo; safe to delete\n", encoding="utf-8")
-    (out / "commentary" / "turn-001.md").write_text(COMMENTARY.format(year=1300),
+    (out / "commentary" / "turn-001.md").write_text(_(COMMENTARY, year=1300),
                                                     encoding="utf-8")
-    played = play_turns(out, turns or kind.demo_turns, seed, quiet=quiet)
+    played = play_turns(out, turns or kind.demo_turns, seed, quiet=quiet, say=_)
     if end:
         runner.end(load_campaign(out))
     if site is not None:
         from chronicle.publish import build_site
 
         if not quiet:
-            click.echo("Building the site…")
+            click.echo(_("Building the site…"))
         build_site([out], site)
     if not quiet:
         elapsed = time.perf_counter() - started
-        click.echo(f"Played {played} turns of {ruleset} in {elapsed:.1f} s; "
-                   f"the campaign folder is {out}/")
+        click.echo(_("Played %(turns)s turns of %(ruleset)s in %(seconds)s s; the campaign "
+                     "folder is %(out)s/", turns=played, ruleset=ruleset,
+                     seconds=f"{elapsed:.1f}", out=out))
         if site is not None:
-            click.echo(f"The site is in {site}/: open {site}/index.html in a browser, "
-                       f"or run 'chronicle serve {site}' and visit http://127.0.0.1:8000/")
+            click.echo(_("The site is in %(site)s/: open %(site)s/index.html in a browser, or "
+                         "run 'chronicle serve %(site)s' and visit http://127.0.0.1:8000/",
+                         site=site))
     return out
 
 
 def play_turns(folder: Path, turns: int, seed: str, *, quiet: bool = True,
-               personalities: tuple[str, ...] = PERSONALITIES) -> int:
+               personalities: tuple[str, ...] = PERSONALITIES,
+               say: Say = as_written) -> int:
     """Play up to ``turns`` turns of a campaign folder with built-in players.
 
     Each turn the players write real order files into the turn's folder, then
@@ -74,7 +82,7 @@ def play_turns(folder: Path, turns: int, seed: str, *, quiet: bool = True,
     played = 0
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), disable=quiet, transient=False) as progress:
-        task = progress.add_task("Playing turns", total=turns)
+        task = progress.add_task(say("Playing turns"), total=turns)
         state = runner.current_state(campaign, ruleset)
         for _ in range(turns):
             if runner.over_reason(state) is not None:

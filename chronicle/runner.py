@@ -42,7 +42,7 @@ from chronicle.storefile import (
     load_snapshot,
     reading_campaign,
 )
-from chronicle.words import words
+from chronicle.words import Phrase, Say, as_written, words
 
 if TYPE_CHECKING:
     # The ORM is loaded by the commands that write the store, and only by
@@ -76,7 +76,7 @@ def open_store(campaign: Campaign, ruleset: Ruleset) -> Store:
     """The campaign's store; it must exist (the first turn adjudicated makes it)."""
     path = campaign.store_path
     if not path.exists():
-        raise CampaignError(f"{path.name}: no store yet; adjudicate a turn first")
+        raise CampaignError("%(store)s: no store yet; adjudicate a turn first", store=path.name)
     try:
         from chronicle.store import Store
 
@@ -85,7 +85,7 @@ def open_store(campaign: Campaign, ruleset: Ruleset) -> Store:
         raise CampaignError(str(err)) from None
     row = store.campaign()
     if row.seed_commitment != seed_commitment(campaign.seed):
-        raise CampaignError(f"{path.name}: this store belongs to another seed")
+        raise CampaignError("%(store)s: this store belongs to another seed", store=path.name)
     return store
 
 
@@ -146,16 +146,17 @@ def resolve_next(campaign: Campaign, ruleset: Ruleset, state: GameState, *,
     turn = next_turn(state)
     over = over_reason(state)
     if over is not None:
-        raise CampaignError(f"the campaign is over ({over}): no turn is left to adjudicate; "
-                            "run 'chronicle end' to reveal the seed")
+        raise CampaignError("the campaign is over (%(why)s): no turn is left to adjudicate; "
+                            "run 'chronicle end' to reveal the seed", why=over_phrase(state))
     folder = campaign.orders_dir(turn)
     if not folder.is_dir():
-        raise CampaignError(f"orders/turn-{turn:03d}/: the folder for turn {turn} does not "
-                            "exist; create it and put the houses' order files in it")
+        raise CampaignError("orders/turn-%(padded)s/: the folder for turn %(turn)s does not "
+                            "exist; create it and put the houses' order files in it",
+                            padded=f"{turn:03d}", turn=turn)
     if not allow_empty and not any(p.suffix == ".orders" for p in folder.iterdir()):
-        raise CampaignError(f"orders/turn-{turn:03d}/: holds no order file at all, so every "
+        raise CampaignError("orders/turn-%(padded)s/: holds no order file at all, so every "
                             "house would get the defaults; run again with --yes if that is "
-                            "what you want")
+                            "what you want", padded=f"{turn:03d}")
     orders = read_turn(folder, campaign.root, ruleset, state)
     dice = SeededDice(campaign.seed, turn)
     result = ruleset.resolve(state, orders.sheets, dice)
@@ -182,17 +183,23 @@ def adjudication_time() -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def over_reason(state: GameState) -> str | None:
-    """Why the campaign is over, in words, or None while turns remain: won, or its
-    last turn played (the ruleset says), or its next turn past its ``end_year`` (a
-    ruleset without an end of its own, such as ``dynasty``, stops there too)."""
+def over_reason(state: GameState, say: Say = as_written) -> str | None:
+    """Why the campaign is over, in words (``say``'s), or None while turns remain."""
+    why = over_phrase(state)
+    return None if why is None else why.said(say)
+
+
+def over_phrase(state: GameState) -> Phrase | None:
+    """Why the campaign is over, or None while turns remain: won, or its last turn
+    played (the ruleset says), or its next turn past its ``end_year`` (a ruleset
+    without an end of its own, such as ``dynasty``, stops there too)."""
     if state.winner:
         name = state.houses[state.winner].name if state.winner in state.houses else state.winner
-        return f"won by {name}"
+        return Phrase("won by %(name)s", {"name": name})
     if state.finished:
-        return "its last turn is played"
+        return Phrase("its last turn is played")
     if state.end_year is not None and state.year_of(next_turn(state)) > state.end_year:
-        return f"its end year, {state.end_year}, is past"
+        return Phrase("its end year, %(year)s, is past", {"year": state.end_year})
     return None
 
 
@@ -289,7 +296,8 @@ def rollback(campaign: Campaign, to: int) -> tuple[int, list[str]]:
     with writing(campaign, "rollback") as (_ruleset, store):
         last = store.last_turn()
         if to > last:
-            raise CampaignError(f"cannot roll back to turn {to}: the last turn is {last}")
+            raise CampaignError("cannot roll back to turn %(to)s: the last turn is %(last)s",
+                                to=to, last=last)
         store.rollback(to)
         return last, _set_aside(campaign, to, last)
 
@@ -409,8 +417,9 @@ def stored_outcome(campaign: Campaign, ruleset: Ruleset, store: Store, turn: int
     files and the seed's dice give the very turn stored (checked)."""
     last = store.last_turn()
     if not 1 <= turn <= last:
-        raise CampaignError(f"--turn {turn}: the store holds turns 1 to {last}" if last
-                            else "no turn has been adjudicated yet")
+        raise CampaignError("--turn %(turn)s: the store holds turns 1 to %(last)s", turn=turn,
+                            last=last) if last else CampaignError(
+                                "no turn has been adjudicated yet")
     previous = store.state(turn - 1)
     files, problems, digest, snapshot = store.turn_inputs(turn)
     orders = stored_turn(ruleset, files, problems, digest)
@@ -450,8 +459,8 @@ def refuse_if_ended(store: Store,
     """DESIGN.md: after ``chronicle end``, ``adjudicate``, ``preview`` and ``mail import``
     refuse (the seed is public: every later die could be computed by every player)."""
     if store.campaign().seed_revealed is not None:
-        raise CampaignError(f"the campaign has ended (chronicle end): its seed is public, "
-                            f"{what}")
+        raise CampaignError("the campaign has ended (chronicle end): its seed is public, "
+                            "%(what)s", what=Phrase(what))
 
 
 def preview(campaign: Campaign) -> TurnOutcome:
@@ -535,7 +544,8 @@ def check(campaign: Campaign, *, ruleset: Ruleset | None = None,
     turn = next_turn(state)
     folder = campaign.orders_dir(turn)
     if not folder.is_dir():
-        raise CampaignError(f"orders/turn-{turn:03d}/: the folder for turn {turn} does not exist")
+        raise CampaignError("orders/turn-%(padded)s/: the folder for turn %(turn)s does not "
+                            "exist", padded=f"{turn:03d}", turn=turn)
     orders = read_turn(folder, campaign.root, ruleset, state)
     ruleset.validate(state, orders.sheets)
     language = campaign.language

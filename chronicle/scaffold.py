@@ -14,7 +14,7 @@ from chronicle.rulesets import RulesetError, descriptor
 
 
 def campaign_spec(ruleset: str, *, world: str | None, title: str | None,
-                  seed: str) -> dict[str, Any]:
+                  seed: str, language: str = "en") -> dict[str, Any]:
     """The ``campaign.toml`` of a new campaign: the common keys, then the ruleset's own."""
     kind = descriptor(ruleset)
     try:
@@ -22,7 +22,7 @@ def campaign_spec(ruleset: str, *, world: str | None, title: str | None,
     except RulesetError as err:
         raise CampaignError(f"--world: {err}") from None
     spec: dict[str, Any] = {"title": title or "A new chronicle", "ruleset": ruleset,
-                            "start_year": 1300, "language": "en",
+                            "start_year": 1300, "language": language,
                             "seed_commitment": seed_commitment(seed)}
     spec.update(kind.campaign_spec(world))
     return spec
@@ -67,11 +67,11 @@ def contacts_text(spec: dict[str, Any]) -> str:
 
 
 def scaffold(directory: Path, ruleset: str, *, world: str | None = None,
-             title: str | None = None, seed: str | None = None) -> Path:
+             title: str | None = None, seed: str | None = None, language: str = "en") -> Path:
     if directory.exists() and any(directory.iterdir()):
         raise CampaignError(f"{directory}: the folder exists and is not empty")
     seed = seed or secrets.token_hex(16)
-    spec = campaign_spec(ruleset, world=world, title=title, seed=seed)
+    spec = campaign_spec(ruleset, world=world, title=title, seed=seed, language=language)
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "campaign.toml").write_text(
         "# Chronicle campaign. See docs/arbiter.md for every key.\n" + tomli_w.dumps(spec),

@@ -20,6 +20,7 @@ from chronicle.campaign import Campaign
 from chronicle.mail.importing import load_index
 from chronicle.orders_io import read_turn
 from chronicle.schedule import deadline_of
+from chronicle.words import Say, as_written
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,8 @@ def _stamp(when: datetime) -> str:
     return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def campaign_status(campaign: Campaign) -> Status:
+def campaign_status(campaign: Campaign, say: Say = as_written) -> Status:
+    """The next turn's status; ``over`` in the words of ``say`` (the JSON's are English)."""
     ruleset = runner.ruleset_of(campaign)
     nmr: dict[str, int] = {}
     over = None
@@ -59,12 +61,13 @@ def campaign_status(campaign: Campaign) -> Status:
             nmr = reader.defaulted_counts()
             row = reader.campaign()
             if row is not None and row.seed_revealed is not None:
-                over = "the campaign has ended (chronicle end)"
+                over = say("the campaign has ended (chronicle end)")
     else:
         state = runner.initial_state(campaign, ruleset)
-    reason = runner.over_reason(state)
+    reason = runner.over_phrase(state)
     if over is None and reason is not None:
-        over = f"the campaign is over ({reason}): run 'chronicle end' to reveal the seed"
+        over = say("the campaign is over (%(why)s): run 'chronicle end' to reveal the seed",
+                   why=runner.over_reason(state, say))
     turn = runner.next_turn(state)
     folder = campaign.orders_dir(turn)
     sheets = read_turn(folder, campaign.root, ruleset, state).sheets

@@ -16,8 +16,8 @@ import shutil
 import stat
 import tempfile
 import zipfile
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -34,10 +34,28 @@ MAX_ENTRIES = 1_000_000
 
 @dataclass(frozen=True)
 class Verdict:
+    """What the replay found. ``message`` is the catalogue's English sentence, filled
+    in by ``values`` (``text``); ``language`` is the campaign's, once it is known."""
+
     ok: bool
     message: str
     turns: int = 0
     dice: int = 0
+    values: Mapping[str, Any] = field(default_factory=dict)
+    language: str = "en"
+
+    @property
+    def text(self) -> str:
+        return self.message % self.values if self.values else self.message
+
+
+def _language(root: Path) -> str:
+    """The campaign's language as its ``campaign.toml`` says it, English on any doubt."""
+    from chronicle.localnames import LANGUAGES
+    from chronicle.publish.inputs import campaign_facts
+
+    language = campaign_facts(root).get("language")
+    return language if isinstance(language, str) and language in LANGUAGES else "en"
 
 
 def verify(target: Path) -> Verdict:
@@ -46,7 +64,7 @@ def verify(target: Path) -> Verdict:
         with tempfile.TemporaryDirectory(prefix="chronicle-verify-") as tmp:
             folder, sums = _unpack(target, Path(tmp) / "bundle")
             if sums is not None:
-                return Verdict(False, sums)
+                return Verdict(False, "%(why)s", values={"why": sums})
             # Named as the bundle's top folder, as the campaign's own was: a
             # campaign.toml without a slug takes its folder's name.
             root = Path(tmp) / "campaign" / folder.name
@@ -122,13 +140,18 @@ def _check_sums(folder: Path) -> str | None:
 
 def verify_folder(root: Path) -> Verdict:
     """Replay the campaign in ``root`` from its revealed seed and compare."""
+    verdict = _replayed(root)
+    return replace(verdict, language=_language(root))
+
+
+def _replayed(root: Path) -> Verdict:
     from chronicle import runner
 
     store_path = root / STORE_FILE
     if store_path.is_symlink() or not store_path.is_file():
-        return Verdict(False, f"{STORE_FILE}: not there; a bundle made before "
-                              "'chronicle end' holds no store, and nothing can be replayed "
-                              "until the seed is revealed")
+        return Verdict(False, "%(store)s: not there; a bundle made before 'chronicle end' "
+                              "holds no store, and nothing can be replayed until the seed "
+                              "is revealed", values={"store": STORE_FILE})
     try:
         stored = Store.open(store_path)
     except StoreError as err:
@@ -158,11 +181,13 @@ def verify_folder(root: Path) -> Verdict:
         try:
             for turn in range(1, last + 1):
                 if not campaign.orders_dir(turn).is_dir():
-                    return Verdict(False, f"orders/turn-{turn:03d}/: missing, but the store "
-                                          f"holds turn {turn}")
+                    return Verdict(False, "orders/turn-%(padded)s/: missing, but the store "
+                                          "holds turn %(turn)s",
+                                   values={"padded": f"{turn:03d}", "turn": turn})
                 if state.finished:
-                    return Verdict(False, f"the replay ends after turn {state.turn}; the "
-                                          f"store goes on to turn {last}")
+                    return Verdict(False, "the replay ends after turn %(turn)s; the store "
+                                          "goes on to turn %(last)s",
+                                   values={"turn": state.turn, "last": last})
                 outcome = runner.resolve_next(campaign, ruleset, state)
                 made = replay.commit_turn(state, outcome.result, outcome.orders)
                 if diverged is None and made != snapshots[turn]:
@@ -174,21 +199,24 @@ def verify_folder(root: Path) -> Verdict:
             actual_dice = _dice(replay)
         finally:
             replay.engine.dispose()
-    since = f" from turn {diverged} on" if diverged is not None else ""
+    differs = ("the replay differs from the store: %(difference)s" if diverged is None else
+               "the replay differs from the store from turn %(since)s on: %(difference)s")
     difference = first_difference(expected, actual)
     if difference is not None:
-        return Verdict(False, f"the replay differs from the store{since}: {difference}", last)
+        return Verdict(False, differs, last,
+                       values={"since": diverged, "difference": difference})
     for index, (was, now) in enumerate(zip(expected_dice, actual_dice, strict=False)):
         if was != now:
-            return Verdict(False, f"the replay differs from the store{since}: die {index + 1} "
-                                  f"(turn {was[0]}, {was[2]}, #{was[1]}, {was[3]}): the store "
-                                  f"recorded {was[6]}, the replay threw {now[6]}", last)
+            return Verdict(False, differs, last, values={
+                "since": diverged, "difference": f"die {index + 1} (turn {was[0]}, {was[2]}, "
+                f"#{was[1]}, {was[3]}): the store recorded {was[6]}, the replay threw {now[6]}"})
     if len(expected_dice) != len(actual_dice):
-        return Verdict(False, f"the replay threw {len(actual_dice)} dice; the store "
-                              f"recorded {len(expected_dice)}", last)
-    return Verdict(True, f"verified: {last} turns replayed from the revealed seed give "
-                         f"the stored export, and all {len(actual_dice)} dice", last,
-                   len(actual_dice))
+        return Verdict(False, "the replay threw %(thrown)s dice; the store recorded "
+                              "%(recorded)s", last,
+                       values={"thrown": len(actual_dice), "recorded": len(expected_dice)})
+    return Verdict(True, "verified: %(turns)s turns replayed from the revealed seed give the "
+                         "stored export, and all %(dice)s dice", last, len(actual_dice),
+                   values={"turns": last, "dice": len(actual_dice)})
 
 
 def _check_bundle_export(root: Path, export: Path, verdict: Verdict) -> Verdict:
@@ -203,8 +231,9 @@ def _check_bundle_export(root: Path, export: Path, verdict: Verdict) -> Verdict:
     shipped = export.read_text(encoding="utf-8")
     if shipped != json_text(data):
         difference = first_difference(data, json.loads(shipped), ("the store", "export.json"))
-        return Verdict(False, f"export.json is not the export of the bundle's store: "
-                              f"{difference or 'laid out otherwise'}", verdict.turns)
+        return Verdict(False, "export.json is not the export of the bundle's store: "
+                              "%(difference)s", verdict.turns, language=verdict.language,
+                       values={"difference": difference or "laid out otherwise"})
     return verdict
 
 

@@ -6,14 +6,15 @@ catalogue only for a language other than English, the catalogue's own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 #: A message and its values, filled in (``words``).
 Say = Callable[..., str]
 
 
-def as_written(message: str, **values: Any) -> str:
+def as_written(message: str, /, **values: Any) -> str:
     """A message in English, the language the messages are written in, filled in."""
     return message % values if values else message
 
@@ -30,8 +31,24 @@ def words(language: str) -> Say:
     gettext = translations(language).gettext
     finish = FINISHING.get(language)
 
-    def say(message: str, **values: Any) -> str:
+    def say(message: str, /, **values: Any) -> str:
         text = gettext(message) % values if values else gettext(message)
         return finish(text) if finish is not None else text
 
     return say
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """Words to be said later, in the language of whoever says them: a value of
+    an error raised before its words are known (``CampaignError``)."""
+
+    message: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def said(self, say: Say) -> str:
+        return say(self.message, **{key: value.said(say) if isinstance(value, Phrase) else value
+                                    for key, value in self.values.items()})
+
+    def __str__(self) -> str:
+        return self.said(as_written)

@@ -174,8 +174,8 @@ def _open_state(campaign: Campaign, ruleset: Any) -> Any:
         state = runner.initial_state(campaign, ruleset)
     over = runner.over_reason(state)
     if over is not None:
-        raise CampaignError(f"the campaign is over ({over}): no more orders are needed; run "
-                            "'chronicle end' to reveal the seed")
+        raise CampaignError("the campaign is over (%(why)s): no more orders are needed; run "
+                            "'chronicle end' to reveal the seed", why=runner.over_phrase(state))
     return state
 
 

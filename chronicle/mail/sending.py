@@ -67,7 +67,8 @@ def plan_reports(campaign: Campaign, contacts: Contacts,
         shown = f"reports/turn-{turn:03d}/{house}.md"
         report = read_inside(campaign.root, folder / f"{house}.md", shown)
         if report is None:
-            raise CampaignError(f"{shown}: missing; run 'chronicle reports' first")
+            raise CampaignError("%(report)s: missing; run 'chronicle reports' first",
+                                report=shown)
         message = new_message(sender=sender, to=emails,
                               subject=report_subject(campaign, turn, state.year_of(turn)),
                               body=report)

@@ -34,8 +34,8 @@ def write_auto_orders(campaign: Any, state: GameState, house: str, personality: 
     folder: Path = campaign.orders_dir(state.turn + 1)
     path = folder / f"{house}.orders"
     if (path.exists() or path.is_symlink()) and not force:
-        raise CampaignError(f"{path.relative_to(campaign.root)}: already exists "
-                            "(use --force to overwrite it)")
+        raise CampaignError("%(path)s: already exists (use --force to overwrite it)",
+                            path=path.relative_to(campaign.root))
     text = orders_for(campaign.ruleset, state, house, campaign.rules, personality,
                       f"{state.turn}:{house}")
     write_inside(campaign.root, path, text)
