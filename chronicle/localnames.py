@@ -7,6 +7,11 @@ English names (the JSON export does not change with the site's language);
 only what a reader reads in that language uses them: the site, and the
 terminal's sentences.
 
+A province's entry may also say which article its name takes in a sentence
+of that language, ``article_fr = "la"`` ("la famine frappa la Normandie", "en
+Normandie", "du Kent"); ``""`` for a town's name, which takes none ("à York").
+A name that begins with its own article ("La Manche") needs none of this.
+
 The packs ship with the program, but a bad name still gets
 ``file:line: what and why`` (``check_names``), like every file Chronicle reads.
 """
@@ -23,6 +28,9 @@ LANGUAGES = ("en", "fr")
 #: The entry lists of a pack that name things a reader sees.
 NAMED_TABLES = ("house", "province")
 _KEY = re.compile(r"name_(\w+)$")
+_ARTICLE_KEY = re.compile(r"article_(\w+)$")
+#: The articles a name may take, by language ("" for none: a town's name).
+ARTICLES: dict[str, tuple[str, ...]] = {"fr": ("le", "la", "l’", "les", "")}
 #: Longer than any real name, short enough for a map's label box.
 MAX_NAME = 60
 
@@ -64,9 +72,13 @@ def check_names(table: Mapping[str, Any], text: str, shown: str) -> None:
             ident = str(entry.get("id", "?"))
             for key, value in entry.items():
                 match = _KEY.match(str(key))
-                if match is None:
+                article = _ARTICLE_KEY.match(str(key))
+                if match is not None:
+                    why = _wrong(match.group(1), entry, value)
+                elif article is not None:
+                    why = _wrong_article(article.group(1), entry, value)
+                else:
                     continue
-                why = _wrong(match.group(1), entry, value)
                 if why is not None:
                     # Looked for only now: every command reads the packs.
                     line = _line_of(text, key, ident)
@@ -92,6 +104,18 @@ def _wrong(language: str, entry: Mapping[str, Any], value: Any) -> str | None:
     return None
 
 
+def _wrong_article(language: str, entry: Mapping[str, Any], value: Any) -> str | None:
+    """What is wrong with an entry's ``article_<language> = value``, or None."""
+    if language not in ARTICLES:
+        return f": no such language (articles are given for {', '.join(sorted(ARTICLES))})"
+    if f"name_{language}" not in entry:
+        return f": the entry has no name_{language} for it to go with"
+    if value not in ARTICLES[language]:
+        shown = ", ".join(f'"{a}"' for a in ARTICLES[language])
+        return f" must be one of {shown}, not {value!r}"
+    return None
+
+
 @dataclass(frozen=True)
 class LocalNames:
     """Houses' and provinces' names in one language, by id; what is missing keeps
@@ -99,6 +123,8 @@ class LocalNames:
 
     houses: Mapping[str, str] = field(default_factory=dict)
     provinces: Mapping[str, str] = field(default_factory=dict)
+    #: Province id -> the article its name takes in a sentence ("" for none).
+    articles: Mapping[str, str] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.houses or self.provinces)
@@ -111,6 +137,15 @@ class LocalNames:
 
 
 NO_NAMES = LocalNames()
+
+
+def pack_articles(entries: Any, language: str) -> dict[str, str]:
+    """``id -> article_<language>`` of a pack's entry list (checked by ``check_names``)."""
+    if language not in ARTICLES or not isinstance(entries, list):
+        return {}
+    key = f"article_{language}"
+    return {str(e["id"]): str(e[key]) for e in entries
+            if isinstance(e, dict) and "id" in e and isinstance(e.get(key), str)}
 
 
 def pack_names(entries: Any, language: str) -> dict[str, str]:

@@ -359,3 +359,97 @@ def test_the_command_line_speaks_the_campaigns_language(tmp_path: Path) -> None:
     assert "aucune adresse dans contacts.toml" in mailed.output
     bundle = run("archive", folder, "-o", tmp_path / "guerre.zip")
     assert "Archive écrite dans " in bundle.output and "ni graine" in bundle.output
+
+
+# -- provinces' articles (issue 19, item 4: "Articles ... are correct") ------------------
+
+def test_a_bad_article_in_a_pack_is_refused_by_file_and_line() -> None:
+    """A pack's ``article_fr`` is one of French's articles and goes with a ``name_fr``;
+    anything else is ``file:line: what and why`` (standard 3)."""
+    import tomllib
+
+    from chronicle.localnames import ContentError, check_names
+
+    for lines, line, why in [('name_fr = "Normandie"\narticle_fr = "lo"', 9,
+                              "article_fr must be one of \"le\", \"la\", \"l’\", \"les\", \"\""),
+                             ('article_fr = "la"', 8, "no name_fr for it to go with"),
+                             ('name_fr = "Normandie"\narticle_de = "die"', 9,
+                              "article_de: no such language")]:
+        text = PACK.format(line=lines)
+        with pytest.raises(ContentError) as refused:
+            check_names(tomllib.loads(text), text, "my-pack/world.toml")
+        assert str(refused.value).startswith(
+            f"my-pack/world.toml:{line}: [[province]] 'normandy': "), refused.value
+        assert why in str(refused.value)
+
+
+def test_every_blood_royale_province_says_its_article() -> None:
+    """The pack gives each land province without an article of its own the one its
+    French name takes (a town's: none); the seas' names carry theirs ("La Manche")."""
+    from chronicle.rulesets import descriptor
+
+    kind = descriptor("blood-royale")
+    names = kind.local_names(kind.campaign_spec(None), "fr")
+    assert names.articles["normandy"] == "la" and names.articles["anjou"] == "l’"
+    assert names.articles["kent"] == "le" and names.articles["york"] == ""
+    without = {pid for pid, name in names.provinces.items()
+               if not re.match(r"(La|Le|Les) |L’", name)}
+    assert without == set(names.articles)
+
+
+@pytest.mark.parametrize("filled, said", [
+    ("La famine frappa La Normandie.", "La famine frappa la Normandie."),
+    ("La peste frappa L’Anjou.", "La peste frappa l’Anjou."),
+    ("La famine frappa York.", "La famine frappa York."),
+    ("des vivres en La Normandie, en L’Anjou, en Le Kent, en York",
+     "des vivres en Normandie, en Anjou, dans le Kent, à York"),
+    ("le contrôle de La Normandie, de L’Anjou, de Le Kent, de York",
+     "le contrôle de la Normandie, de l’Anjou, du Kent, d’York"),
+    ("La Normandie se souleva. L’Anjou aussi.", "La Normandie se souleva. L’Anjou aussi."),
+    # A name with its own article is not a region's: "en" keeps its rule ("dans la").
+    ("en La Falaise", "dans la Falaise"),
+])
+def test_provinces_take_their_articles_in_french_sentences(filled: str, said: str) -> None:
+    from chronicle.narration.grammar import finishing
+
+    finish = finishing("fr", {"Normandie": "la", "Anjou": "l’", "Kent": "le", "York": ""})
+    assert finish is not None and finish(filled) == said
+
+
+def _read(path: Path) -> str:
+    return re.sub(r"<[^>]+>", "", path.read_text(encoding="utf-8"))
+
+
+def test_the_french_demo_names_provinces_with_their_articles(
+        french_sites: dict[str, Path]) -> None:
+    """Issue 19, item 4: "frappa l'Anjou", "en Anjou", "dans le Nord": on the French
+    demo's pages and in its reports, a province is never named bare where French
+    wants its article, and "en" is said as each province needs it."""
+    from chronicle.rulesets import descriptor
+
+    site = french_sites["blood-royale"]
+    reports = site.parent.parent / "blood-royale" / "reports"
+    kind = descriptor("blood-royale")
+    names = kind.local_names(kind.campaign_spec(None), "fr")
+    by_article = {a: [names.provinces[p] for p, art in names.articles.items() if art == a]
+                  for a in ("la", "l’", "le", "")}
+    texts = {str(p.relative_to(site.parent.parent)): _read(p)
+             for p in [*sorted(site.rglob("*.html")), *sorted(reports.rglob("*.md"))]}
+    every = "\n".join(texts.values())
+
+    def alt(found: list[str]) -> str:
+        return "|".join(map(re.escape, sorted(found, key=len, reverse=True)))
+
+    with_article = alt(by_article["la"] + by_article["l’"] + by_article["le"])
+    bare = re.compile(rf"\b(frappa|contrôle de|se souleva|large de|vers) ({with_article})\b")
+    assert bare.findall(every) == []
+    masculine = re.compile(rf"\ben ({alt(by_article['le'])})\b")
+    towns = re.compile(rf"\ben ({alt(by_article[''])})\b")
+    # The orders template's comments name the English board (the order language).
+    told = "\n".join(t for name, t in texts.items() if "/reports/" not in name)
+    assert masculine.findall(told) == [] and towns.findall(told) == []
+    # And what the turns do say, exactly:
+    for sentence in ("La peste frappa la Souabe.", "Nouvelle ressource en Normandie pour la "
+                     "Maison Capet", "Nouvelle ressource dans le León pour la Maison de "
+                     "Castille", "Nouvelle ressource à York pour la Maison Plantagenêt"):
+        assert sentence in every, sentence

@@ -12,7 +12,7 @@ may stand before the name's tag.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 # A name's link or span, between a word of the sentence and the name.
 _TAG = r"((?:<a [^>]*>|<span>)?)"
@@ -65,6 +65,53 @@ def finish_french(text: str) -> str:
 
 #: Language -> what finishes a filled sentence there.
 FINISHING: dict[str, Callable[[str], str]] = {"fr": finish_french}
+
+#: The articles that "en" drops before a region's name ("en Normandie", "en Anjou");
+#: before "le" and "les" it is "dans" ("dans le Kent"), before a town "à" ("à York").
+_EN_DROPS = ("la", "l’")
+
+
+def in_sentence(article: str, name: str) -> str:
+    """A name with the article it takes (a content pack's ``article_fr``), as a
+    sentence's blank is filled with it: "La Normandie", "L’Anjou", "York"; the
+    finishing joins and lowers it as it does a name that carries its own."""
+    if not article:
+        return name
+    if article.endswith("’"):
+        return article.capitalize() + name
+    return f"{article.capitalize()} {name}"
+
+
+def _named(names: list[str]) -> str:
+    # The longest first, so that no name stops at a shorter one it begins with.
+    return "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+
+
+def finishing(language: str, articles: Mapping[str, str]) -> Callable[[str], str] | None:
+    """What finishes a filled sentence in ``language`` whose places are the names of
+    ``articles`` (name -> the article it takes, "" for none): the language's own
+    finishing, with "en" said as each place needs it first."""
+    done = FINISHING.get(language)
+    if language != "fr" or done is None or not articles:
+        return done
+    finish_done: Callable[[str], str] = done
+    regions = [n for n, a in articles.items() if a in _EN_DROPS]
+    towns = [n for n, a in articles.items() if not a]
+    after = r"(?![\w’-])"
+    dropping = (re.compile(rf"(?<![\w’])(en|En) {_TAG}(?:La |L’)(?=(?:{_named(regions)}){after})")
+                if regions else None)
+    at = (re.compile(rf"(?<![\w’])(en|En) {_TAG}(?=(?:{_named(towns)}){after})")
+          if towns else None)
+
+    def finish_places(text: str) -> str:
+        if dropping is not None:
+            text = dropping.sub(lambda m: f"{m.group(1)} {m.group(2)}", text)
+        if at is not None:
+            text = at.sub(lambda m: ("À" if m.group(1)[0] == "E" else "à") + f" {m.group(2)}",
+                          text)
+        return finish_done(text)
+
+    return finish_places
 
 
 def finish(language: str, text: str) -> str:

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from markupsafe import Markup, escape
 
 from adjudicator.events import EVENT_KINDS, Event
-from chronicle.narration.grammar import FINISHING
+from chronicle.narration.grammar import finishing, in_sentence
 
 Gettext = Callable[[str], str]
 NGettext = Callable[[str, str, int], str]
@@ -92,6 +92,8 @@ class Glossary:
     traits: Mapping[str, str] = field(default_factory=dict)
     #: Battle id -> (the slug of its page, its title), for sentences that link it.
     battles: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: Province id -> the article its name takes in a sentence (``LocalNames.articles``).
+    articles: Mapping[str, str] = field(default_factory=dict)
 
 
 Sentence = Callable[["Narrator", Payload], Markup | None]
@@ -292,7 +294,9 @@ class Narrator:
         self.n_ = ngettext
         self.p_ = pgettext or (lambda _context, text: text)
         self.language = language
-        self._finish = FINISHING.get(language)
+        self._finish = finishing(language, {
+            self.glossary.provinces.get(pid, pid): article
+            for pid, article in self.glossary.articles.items()})
         self.causes: dict[str, str] = {
             "natural": gettext("natural causes"),
             "childbirth": gettext("in childbirth"),
@@ -368,8 +372,11 @@ class Narrator:
         return Markup(self._house_link(str(hid) if hid else "").replace(ROOT, root))
 
     def where(self, province: Any) -> str:
-        """A province's name (ids are what events record)."""
-        return self.glossary.provinces.get(str(province), str(province or ""))
+        """A province's name in a sentence (ids are what events record), with the
+        article it takes there ("La famine frappa la Normandie")."""
+        name = self.glossary.provinces.get(str(province), str(province or ""))
+        article = self.glossary.articles.get(str(province))
+        return name if article is None else in_sentence(article, name)
 
     def cause(self, cause: Any, detail: str) -> str:
         """A cause of death in words; an arbiter's own words are shown as written."""
@@ -431,7 +438,9 @@ class Narrator:
         """A battle's title, linked to its page when the glossary knows it."""
         known = self.glossary.battles.get(str(battle_id))
         if known is None:
-            return self.fmt("Battle of %(province)s", province=self.where(province))
+            # Titled as the battle's page is (``battle_title``): by the province's name.
+            name = self.glossary.provinces.get(str(province), str(province or ""))
+            return self.fmt("Battle of %(province)s", province=name)
         slug, title = known
         return Markup('<a href="%sbattles/%s/index.html">%s</a>') % (Markup(ROOT), slug, _clean(title))
 

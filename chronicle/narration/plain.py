@@ -88,7 +88,8 @@ def _narrator(state: GameState, language: str, events: list[Event],
                     {h.id: _Named(names.house(h.id, h.name)) for h in state.houses.values()},
                     trans.gettext, trans.ngettext,
                     Glossary(provinces=provinces,
-                             battles=battle_pages(events, provinces, trans.gettext)),
+                             battles=battle_pages(events, provinces, trans.gettext),
+                             articles=names.articles),
                     pgettext=lambda context, text: str(trans.pgettext(context, text)),
                     language=language)
 

@@ -493,6 +493,9 @@ class CampaignView:
     #: Once ended: the archive bundle's file, beside the campaign's home page
     #: (``chronicle archive ... -o <site>/<slug>/<slug>.zip``).
     bundle: str | None = None
+    #: The article each province's name takes in the site's sentences (the content
+    #: pack's ``article_fr``...), as (province id, article).
+    province_articles: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -633,6 +636,7 @@ def _lineage(folder: Path, row: StoredCampaign, meta: dict[str, Any],
         epidemic_thresholds=_thresholds(row),
         bundle=bundle_name(slugify(str(meta.get("slug") or row.slug), "campaign"))
         if row.seed_revealed is not None else None,
+        province_articles=tuple(sorted(names.articles.items())),
     )
     people = _people(final, _renounced(_json_list(list(renunciations))))
     return Lineage(campaign=campaign, people=people, houses=_houses(final, people),

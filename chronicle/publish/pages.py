@@ -208,7 +208,7 @@ def make_context(data: SiteData, *, archive: bool = True) -> SiteContext:
                for b in data.battles.values()}
     narrator = Narrator(data.people, data.houses, trans.gettext, trans.ngettext,
                         Glossary(provinces={p.id: p.name for p in data.provinces.values()},
-                                 battles=battles),
+                                 battles=battles, articles=dict(campaign.province_articles)),
                         pgettext=lambda context, text: str(trans.pgettext(context, text)), language=campaign.language)
     return SiteContext(data=data, env=env, narrator=narrator,
                        prefix=f"{campaign.slug}/" if archive else "", archive=archive,

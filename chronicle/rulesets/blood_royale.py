@@ -47,7 +47,7 @@ class BloodRoyaleDescriptor(DynasticDescriptor):
         return {"world": pack, "end_year": 1400, "house": houses}
 
     def local_names(self, spec: Mapping[str, Any], language: str) -> LocalNames:
-        from chronicle.localnames import NO_NAMES, LocalNames, pack_names
+        from chronicle.localnames import NO_NAMES, LocalNames, pack_articles, pack_names
 
         if language == "en":
             return NO_NAMES
@@ -59,9 +59,11 @@ class BloodRoyaleDescriptor(DynasticDescriptor):
         # A house the arbiter named otherwise in campaign.toml keeps that name.
         renamed = {str(h.get("id")) for h in spec.get("house", [])
                    if isinstance(h, dict) and h.get("name") != english.get(str(h.get("id")))}
+        provinces = ruleset_table(pack, "world.toml").get("province")
         return LocalNames(
             houses={hid: name for hid, name in local.items() if hid not in renamed},
-            provinces=pack_names(ruleset_table(pack, "world.toml").get("province"), language))
+            provinces=pack_names(provinces, language),
+            articles=pack_articles(provinces, language))
 
     def demo_title(self, world: str | None) -> str:
         if (world or self.worlds[0]) == "westeros":
