@@ -11,6 +11,7 @@ import tomli_w
 
 from chronicle.campaign import CampaignError, seed_commitment
 from chronicle.rulesets import RulesetError, descriptor
+from chronicle.words import words
 
 
 def campaign_spec(ruleset: str, *, world: str | None, title: str | None,
@@ -21,7 +22,8 @@ def campaign_spec(ruleset: str, *, world: str | None, title: str | None,
         world = kind.world({} if world is None else {"world": world})
     except RulesetError as err:
         raise CampaignError(f"--world: {err}") from None
-    spec: dict[str, Any] = {"title": title or "A new chronicle", "ruleset": ruleset,
+    spec: dict[str, Any] = {"title": title or words(language)("A new chronicle"),
+                            "ruleset": ruleset,
                             "start_year": 1300, "language": language,
                             "seed_commitment": seed_commitment(seed)}
     spec.update(kind.campaign_spec(world))

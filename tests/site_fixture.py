@@ -193,7 +193,10 @@ class _Links(HTMLParser):
                 self.targets.append(value)
             if key == "id":
                 self.ids.add(value)
-        if tag in ("script", "iframe", "embed", "base", "frame"):
+        if tag == "script" and values.get("type") == "application/json" and "src" not in values:
+            # Data a script reads, never run (the relationship finder's words).
+            self.scripts.append(f"<data {values.get('id', '')}>")
+        elif tag in ("script", "iframe", "embed", "base", "frame"):
             self.scripts.append(values.get("src", "<inline>"))
         if tag == "meta" and "http-equiv" in values:
             self.scripts.append("meta refresh")
@@ -238,12 +241,14 @@ def unsafe_markup(name: str, text: str) -> list[str]:
 
     The theme's own: the diagram zoom and the kinship finder anywhere, the
     search page's three, and the relationship finder's data, ``kin.js``
-    beside it (issue 16, item 4: a script, since ``fetch`` fails from ``file://``).
+    beside it (issue 16, item 4: a script, since ``fetch`` fails from ``file://``),
+    and its words, JSON in the page (issue 19, item 4).
     """
     page = parse_page(text)
     anywhere = ("static/diagram.js", "static/kinship.js")
     search = ("static/search.js", "static/minisearch.js", "search-index.js")
-    own = ("kin.js",) if name.endswith("relationship/index.html") else ()
+    own = (("kin.js", "<data kin-words>") if name.endswith("relationship/index.html")
+           else ())
     found = [f"{name}: script {s}" for s in page.scripts
              if not s.endswith(anywhere) and s not in own
              and not (s.endswith(search) and name.endswith("search/index.html"))]

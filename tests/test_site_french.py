@@ -453,3 +453,15 @@ def test_the_french_demo_names_provinces_with_their_articles(
                      "Maison Capet", "Nouvelle ressource dans le León pour la Maison de "
                      "Castille", "Nouvelle ressource à York pour la Maison Plantagenêt"):
         assert sentence in every, sentence
+
+
+@pytest.mark.parametrize("language, male, said", [("fr", False, "cousine au deuxième degré"),
+                                                  ("fr", True, "cousin au deuxième degré"),
+                                                  ("en", False, "second cousin")])
+def test_a_woman_is_a_cousine_on_the_house_pages_too(language: str, male: bool,
+                                                     said: str) -> None:
+    """The house pages' succession tables name kin with the same words
+    (``kinship_words``): a woman's, where the language has them."""
+    from chronicle.publish.kin import kinship_words
+
+    assert kinship_words(translations(language).gettext, 3, 3, male) == said

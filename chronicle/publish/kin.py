@@ -318,7 +318,8 @@ def kinship_words(_: Gettext, up_who: int, up_to: int, male: bool, half: bool = 
                     else (_("niece"), _("great-niece"), _("%(nth)s great-niece")))
         return near[n - 1] if n <= 2 else near[2] % {"nth": ordinal_short(n - 1)}
     degree, removed = min(up_who, up_to) - 1, abs(up_who - up_to)
-    cousin = _("%(nth)s cousin") % {"nth": ordinal(_, degree)}
+    cousin = (_("%(nth)s cousin") if male else feminine(_, "%(nth)s cousin")) % {
+        "nth": ordinal(_, degree)}
     if removed == 0:
         return cousin
     if removed == 1:
@@ -326,6 +327,59 @@ def kinship_words(_: Gettext, up_who: int, up_to: int, male: bool, half: bool = 
     if removed == 2:
         return _("%(cousin)s twice removed") % {"cousin": cousin}
     return _("%(cousin)s %(n)s times removed") % {"cousin": cousin, "n": removed}
+
+
+def feminine(_: Gettext, message: str) -> str:
+    """``message`` said of a woman: its catalogue entry in the context "female",
+    where a language has one ("cousine"); else as for anyone (English "cousin").
+
+    A catalogue keeps a word's entry in a context under "context\x04word" (as
+    ``pgettext`` looks it up), so plain ``gettext`` finds it there too.
+    """
+    key = f"female\x04{message}"
+    said = _(key)
+    return message if said == key else said
+
+
+#: Kinship words as a table for the relationship finder's script (themes/default/
+#: static/kinship.js), which names what it finds as ``kinship_words`` does.
+def kinship_table(_: Gettext, pgettext: Callable[[str, str], str],
+                  finishing: bool) -> dict[str, object]:
+    """The words of ``kinship_words`` and of the finder's sentences, by sex ("M",
+    "F"), with the blanks the script fills (``%(nth)s``...). ``finishing``: the
+    language elides before a vowel ("l’oncle", "d’Edward"), as French does."""
+    def both(male: tuple[str, ...], female: tuple[str, ...]) -> dict[str, list[str]]:
+        return {"M": [_(w) for w in male], "F": [_(w) for w in female]}
+
+    return {
+        "up": both(("father", "grandfather", "great-grandfather", "%(nth)s great-grandfather"),
+                   ("mother", "grandmother", "great-grandmother",
+                    "%(nth)s great-grandmother")),
+        "down": both(("son", "grandson", "great-grandson", "%(nth)s great-grandson"),
+                     ("daughter", "granddaughter", "great-granddaughter",
+                      "%(nth)s great-granddaughter")),
+        "sibling": both(("brother", "half-brother"), ("sister", "half-sister")),
+        "uncle": both(("uncle", "great-uncle", "%(nth)s great-uncle"),
+                      ("aunt", "great-aunt", "%(nth)s great-aunt")),
+        "nephew": both(("nephew", "great-nephew", "%(nth)s great-nephew"),
+                       ("niece", "great-niece", "%(nth)s great-niece")),
+        "cousin": {"M": _("%(nth)s cousin"), "F": feminine(_, "%(nth)s cousin")},
+        "removed": [_("%(cousin)s once removed"), _("%(cousin)s twice removed"),
+                    _("%(cousin)s %(n)s times removed")],
+        "ordinals": [_(w) for w in ORDINALS],
+        "nth": _("%(n)sth"),
+        # The finder looks up to 40 generations (kinship.js).
+        "short": [ordinal_short(n) for n in range(1, 41)],
+        "is": {"M": pgettext("male", "%(who)s is the %(kinship)s of %(whom)s."),
+               "F": pgettext("female", "%(who)s is the %(kinship)s of %(whom)s.")},
+        "same": _("%(who)s is the same person."),
+        "none": _("%(who)s and %(whom)s share no known ancestor."),
+        "common": [_("Nearest common ancestor: %(people)s."),
+                   _("Nearest common ancestors: %(people)s.")],
+        "and": _(" and "),
+        "unknown": _("No one of that name or number: pick a name from the list."),
+        "elide": finishing,
+    }
 
 
 def ordinal_short(n: int) -> str:

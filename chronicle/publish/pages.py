@@ -44,7 +44,7 @@ import nh3
 from markupsafe import Markup, escape
 
 from chronicle.narration import ROOT, Glossary, Narrator
-from chronicle.narration.grammar import finish
+from chronicle.narration.grammar import FINISHING, finish
 from chronicle.narration.narrator import LEDGER_COLUMNS
 from chronicle.publish.data import (
     BattleView,
@@ -57,7 +57,7 @@ from chronicle.publish.data import (
 from chronicle.publish.errors import PublishError
 from chronicle.publish.i18n import translations
 from chronicle.publish.inputs import slugify, theme_chain
-from chronicle.publish.kin import Kin
+from chronicle.publish.kin import Kin, kinship_table
 from chronicle.publish.svgsafe import checked
 from chronicle.publish.themes import environment
 
@@ -998,7 +998,10 @@ def build_relationship(ctx: SiteContext, write: Write) -> None:
         text = json.dumps({"p": rows}, ensure_ascii=True, separators=(",", ":"))
         # ``</`` cannot end the script early, whatever a name holds.
         mine(ctx.prefix + rel, "window.chronicleKin=" + text.replace("</", "<\\/") + ";\n")
-    render(ctx, write, "relationship.html", "relationship/index.html")
+    # The finder's words, in the page (its language's: the campaign's, in the site's print).
+    words = kinship_table(ctx.narrator._, ctx.narrator.p_,
+                          ctx.data.campaign.language in FINISHING)
+    render(ctx, write, "relationship.html", "relationship/index.html", kin_words=words)
 
 
 def build_search_page(ctx: SiteContext, write: Write) -> None:

@@ -51,26 +51,47 @@
     return { depth: depth, via: via };
   }
 
-  var ORD = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh",
-             "eighth", "ninth", "tenth"];
-  function nth(n) { return ORD[n - 1] || n + "th"; }
-  function greats(n, word) {
-    if (n === 1) { return word; }
-    if (n === 2) { return "grand" + word; }
-    if (n === 3) { return "great-grand" + word; }
-    return (n - 2) + "× great-grand" + word;
+  // The words of the page's language, from the page itself (chronicle/publish/
+  // kin.py kinship_table): the same names as the house pages' succession tables.
+  var W = JSON.parse(document.getElementById("kin-words").textContent);
+  function fill(template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (whole, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : whole;
+    });
   }
+  function ordinal(n) { return W.ordinals[n - 1] || fill(W.nth, { n: n }); }
   function words(upA, upB, male, half) {
-    if (upA === 0) { return greats(upB, male ? "father" : "mother"); }
-    if (upB === 0) { return greats(upA, male ? "son" : "daughter"); }
-    if (upA === 1 && upB === 1) { return (half ? "half-" : "") + (male ? "brother" : "sister"); }
-    if (upA === 1) { return (upB > 2 ? greats(upB - 1, "").replace(/grand$/, "") : "") + (male ? "uncle" : "aunt"); }
-    if (upB === 1) { return (upA > 2 ? greats(upA - 1, "").replace(/grand$/, "") : "") + (male ? "nephew" : "niece"); }
+    var sex = male ? "M" : "F", n, names;
+    if (upA === 0 || upB === 0) {
+      n = upB || upA;
+      names = (upA === 0 ? W.up : W.down)[sex];
+      return n <= 3 ? names[n - 1] : fill(names[3], { nth: W.short[n - 3] });
+    }
+    if (upA === 1 && upB === 1) { return W.sibling[sex][half ? 1 : 0]; }
+    if (upA === 1 || upB === 1) {
+      n = Math.max(upA, upB) - 1;
+      names = (upA === 1 ? W.uncle : W.nephew)[sex];
+      return n <= 2 ? names[n - 1] : fill(names[2], { nth: W.short[n - 2] });
+    }
     var degree = Math.min(upA, upB) - 1, removed = Math.abs(upA - upB);
-    var text = nth(degree) + " cousin";
-    if (removed === 1) { text += " once removed"; }
-    else if (removed === 2) { text += " twice removed"; }
-    else if (removed > 2) { text += " " + removed + " times removed"; }
+    var cousin = fill(W.cousin[sex], { nth: ordinal(degree) });
+    if (removed === 0) { return cousin; }
+    if (removed <= 2) { return fill(W.removed[removed - 1], { cousin: cousin }); }
+    return fill(W.removed[2], { cousin: cousin, n: removed });
+  }
+
+  // "de", "le", "la", "que" before a vowel, where the language elides them ("l’oncle
+  // d’Edward"), as chronicle/narration/grammar.py does for the site's sentences.
+  var VOWELS = "AEIOUYÀÂÉÈÊËÎÏÔÛaeiouyàâéèêëîïôû";
+  var INSIDE = new RegExp("(^|[^\\wÀ-ÿ’])(de|De|le|Le|la|La|que|Que) (?=[" + VOWELS + "])", "g");
+  var LAST = /(^|[^\wÀ-ÿ’])(de|De|le|Le|la|La|que|Que) $/;
+  function elided(word) { return /^[Qq]ue$/.test(word) ? word.slice(0, 2) + "’" : word.charAt(0) + "’"; }
+  function elide(text, next) {
+    if (!W.elide) { return text; }
+    text = text.replace(INSIDE, function (whole, before, word) { return before + elided(word); });
+    if (next && VOWELS.indexOf(next.charAt(0)) >= 0) {
+      text = text.replace(LAST, function (whole, before, word) { return before + elided(word); });
+    }
     return text;
   }
 
@@ -78,21 +99,38 @@
     var p = people[i];
     var a = document.createElement("a");
     a.href = root + "people/" + p[2] + "/index.html";
-    a.textContent = p[1] ? p[0] + " (" + p[1] + ")" : p[0];
+    a.textContent = name(i);
     return a;
   }
 
-  function say(parts) {
+  function name(i) { var p = people[i]; return p[1] ? p[0] + " (" + p[1] + ")" : p[0]; }
+
+  // A sentence of the table, its blanks filled: a person (an index) is a link,
+  // a list of them is joined by the language's "and".
+  function say(template, values) {
     var para = document.createElement("p");
-    parts.forEach(function (part) {
-      para.appendChild(typeof part === "number" ? link(part) : document.createTextNode(part));
+    var pieces = template.split(/(%\(\w+\)s)/);
+    var parts = [];
+    pieces.forEach(function (piece) {
+      var key = /^%\((\w+)\)s$/.exec(piece);
+      var value = key ? values[key[1]] : piece;
+      if (typeof value === "number") { parts.push(value); }
+      else if (Array.isArray(value)) {
+        value.forEach(function (q, k) { if (k) { parts.push(W.and); } parts.push(q); });
+      } else if (value !== undefined) { parts.push(String(value)); }
+    });
+    parts.forEach(function (part, k) {
+      if (typeof part === "number") { para.appendChild(link(part)); return; }
+      var next = parts[k + 1];
+      para.appendChild(document.createTextNode(
+        elide(part, typeof next === "number" ? name(next) : next)));
     });
     answer.appendChild(para);
   }
 
   function relate(a, b) {
     answer.textContent = "";
-    if (a === b) { say([a, " is the same person."]); return; }
+    if (a === b) { say(W.same, { who: a }); return; }
     var A = ancestry(a), B = ancestry(b);
     var best = Infinity, nearest = [];
     Object.keys(A.depth).forEach(function (key) {
@@ -103,17 +141,16 @@
       }
     });
     if (!nearest.length) {
-      say([a, " and ", b, " share no known ancestor."]);
+      say(W.none, { who: a, whom: b });
       return;
     }
     nearest.sort(function (x, y) { return x - y; });
     var c = nearest[0], upA = A.depth[c], upB = B.depth[c];
     var half = upA === 1 && upB === 1 && nearest.length === 1;
-    say([a, " is the " + words(upA, upB, people[a][3] === "M", half) + " of ", b, "."]);
-    var common = [nearest.length > 1 ? "Nearest common ancestors: " : "Nearest common ancestor: "];
-    nearest.forEach(function (q, k) { if (k) { common.push(" and "); } common.push(q); });
-    common.push(".");
-    say(common);
+    var male = people[a][3] === "M";
+    say(fill(W.is[male ? "M" : "F"], { kinship: words(upA, upB, male, half) }),
+        { who: a, whom: b });
+    say(W.common[nearest.length > 1 ? 1 : 0], { people: nearest });
     // The path: up from a to the ancestor, then down to b.
     var path = chainDown(A, c, a).reverse().concat(chainDown(B, c, b).slice(1));
     var ol = document.createElement("ol");
@@ -139,7 +176,7 @@
     var a = find(form.elements.a.value), b = find(form.elements.b.value);
     answer.textContent = "";
     if (a < 0 || b < 0) {
-      say(["No one of that name or number: pick a name from the list."]);
+      say(W.unknown, {});
       return;
     }
     relate(a, b);
