@@ -61,7 +61,8 @@ def _french_campaign(tmp_path: Path) -> tuple[Path, list[str]]:
     folder = tmp_path / "guerre"
     made = run("new", folder, "--language", "fr", "--seed", "en-français")
     assert made.exit_code == 0, made.output
-    assert 'language = "fr"' in (folder / "campaign.toml").read_text(encoding="utf-8")
+    toml = (folder / "campaign.toml").read_text(encoding="utf-8")
+    assert 'language = "fr"' in toml and 'title = "Une nouvelle chronique"' in toml
     return folder, [made.output]
 
 
