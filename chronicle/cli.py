@@ -20,7 +20,6 @@ import click
 # none pays for the store's database library or the site generator unless it
 # needs them (tests/test_cli_imports.py checks which modules each one loads).
 from chronicle import __version__
-from chronicle.localnames import LANGUAGES
 from chronicle.rulesets import DEFAULT, all_worlds, descriptor, ruleset_ids
 from chronicle.words import Say, as_written, words
 
@@ -144,7 +143,14 @@ def _personalities() -> tuple[str, ...]:
     return PERSONALITIES
 
 
+def _languages() -> tuple[str, ...]:
+    from chronicle.localnames import LANGUAGES
+
+    return LANGUAGES
+
+
 RULESET = Registered(ruleset_ids)
+LANGUAGE = Registered(_languages)
 WORLD = Registered(all_worlds)
 
 
@@ -161,7 +167,7 @@ def cli() -> None:
               help="The content pack (world) of a ruleset that has several.")
 @click.option("--title", default=None)
 @click.option("--seed", default=None, help="Use this seed instead of a random one.")
-@click.option("--language", type=click.Choice(LANGUAGES), default="en", show_default=True,
+@click.option("--language", type=LANGUAGE, default="en", show_default=True,
               help="The campaign's language (campaign.toml's language), which this "
                    "command speaks too.")
 @refusals
@@ -586,7 +592,7 @@ def verify(target: Path) -> None:
               default=Path("site"), show_default=True)
 @click.option("--no-site", is_flag=True, help="Play and store only; build no site.")
 @click.option("--world", type=WORLD, default=None)
-@click.option("--language", type=click.Choice(LANGUAGES), default="en", show_default=True,
+@click.option("--language", type=LANGUAGE, default="en", show_default=True,
               help="The campaign's language: its site's, and this command's.")
 @refusals
 def demo(ruleset: str, turns: int | None, seed: str, out: Path, site: Path, no_site: bool,

@@ -7,7 +7,6 @@ catalogue only for a language other than English, the catalogue's own.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 #: A message and its values, filled in (``words``).
@@ -38,13 +37,19 @@ def words(language: str) -> Say:
     return say
 
 
-@dataclass(frozen=True)
 class Phrase:
     """Words to be said later, in the language of whoever says them: a value of
-    an error raised before its words are known (``CampaignError``)."""
+    an error raised before its words are known (``CampaignError``).
 
-    message: str
-    values: Mapping[str, Any] = field(default_factory=dict)
+    A plain class: this module is loaded by ``chronicle --version``, which must
+    start at once (tests/test_cli_imports.py).
+    """
+
+    __slots__ = ("message", "values")
+
+    def __init__(self, message: str, values: Mapping[str, Any] | None = None) -> None:
+        self.message = message
+        self.values: Mapping[str, Any] = values or {}
 
     def said(self, say: Say) -> str:
         return say(self.message, **{key: value.said(say) if isinstance(value, Phrase) else value
