@@ -2,12 +2,17 @@
 // The people come from kin.js (a script, not fetched, so that the page works
 // from file://): window.chronicleKin.p is a list of
 // [name, reference, page slug, sex, father index or -1, mother index or -1].
+// Its words, the page's language's, are JSON in the page (#kin-words).
 (function () {
   "use strict";
   var data = window.chronicleKin;
   var form = document.getElementById("kinship");
   var answer = document.getElementById("kin-answer");
-  if (!data || !form || !answer) { return; }
+  // The words of the page's language, from the page itself (chronicle/publish/
+  // kin.py kinship_table): the same names as the house pages' succession tables.
+  var table = document.getElementById("kin-words");
+  if (!data || !form || !answer || !table) { return; }
+  var W = JSON.parse(table.textContent);
   var people = data.p;
   var root = form.getAttribute("data-root") || "";
   var byKey = {};
@@ -51,9 +56,6 @@
     return { depth: depth, via: via };
   }
 
-  // The words of the page's language, from the page itself (chronicle/publish/
-  // kin.py kinship_table): the same names as the house pages' succession tables.
-  var W = JSON.parse(document.getElementById("kin-words").textContent);
   function fill(template, values) {
     return template.replace(/%\((\w+)\)s/g, function (whole, key) {
       return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : whole;
