@@ -523,8 +523,9 @@ def mail_import(campaign: Path, sources: tuple[Path, ...]) -> None:
 
     camp = _load(campaign)
     turn, results = import_mail(camp, list(sources))
+    _ = words(camp.language)
     for result in results:
-        click.echo(result.line())
+        click.echo(result.line(_))
     accepted = sum(r.accepted for r in results)
     refused = sum(not r.accepted and not r.duplicate for r in results)
     click.echo(words(camp.language)("turn %(turn)s: %(messages)s messages, %(filed)s filed, %(refused)s "

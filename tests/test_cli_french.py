@@ -170,3 +170,58 @@ def test_demo_verify_and_serve_speak_french(tmp_path: Path) -> None:
     # A site alone tells no language: serving it, like its errors, stays English.
     plain = _serve_lines(tmp_path / "site")
     assert plain[-1].startswith(f"Serving {tmp_path / 'site'}/ on http://127.0.0.1:")
+
+
+def test_mail_import_and_its_acknowledgements_speak_french(tmp_path: Path) -> None:
+    """``mail import``'s lines, its refusals and the acknowledgements mailed to the
+    players are in the campaign's language (DESIGN.md "Acknowledgements": "accepted or
+    refused, with the reason")."""
+    from email import policy
+    from email.parser import BytesParser
+
+    from mail_support import campaign, maildir, message
+
+    root = campaign(tmp_path)
+    toml = root / "campaign.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('language = "en"',
+                                                             'language = "fr"'),
+                    encoding="utf-8")
+    box = maildir(tmp_path / "box", [
+        message("bob@example.org", "house france\nbirth F1000 attempts 3\n"),
+        message("alice@example.org", 'house england passphrase "wrong"\n'),
+        message("mallory@evil.example", "house france\nbirth F1000 attempts 3\n"),
+        message("carol@example.org", None, html="<p>house castile</p>")])
+    done = run("mail", "import", root, box)
+    assert done.exit_code == 0, done.output
+    lines = done.output.splitlines()
+    assert any(re.fullmatch(r".*: de bob@example\.org : france : accepté ; classé sous "
+                            r"orders/turn-001/france\.orders : .*", line) for line in lines)
+    # "de" elided before a vowel, an address's too.
+    assert any(line.endswith(": d’alice@example.org : refusé : la phrase secrète de la "
+                             "maison england est fausse") for line in lines)
+    assert any(line.endswith(": de mallory@evil.example : refusé : mallory@evil.example "
+                             "n’est pas une adresse de la maison france ; les ordres ne sont "
+                             "acceptés que des adresses de la maison") for line in lines)
+    assert any("refusé : le message ne contient que du HTML" in line for line in lines)
+    assert lines[-1].startswith("tour 1 : 4 messages, 1 classés, 3 refusés ; les accusés de "
+                                "réception sont dans ")
+    refused = [line for line in lines if "accepté" not in line]
+    assert [line for line in refused for _ in _english_in(line)] == []
+    again = run("mail", "import", root, box)
+    assert sum(line.endswith("déjà importé ; ignoré") for line in again.output.splitlines()) == 4
+    acks = {}
+    for path in sorted((root / "outbox").glob("ack-*.eml")):
+        mail = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+        body = mail.get_body(preferencelist=("plain",))
+        assert body is not None
+        acks[str(mail["To"])] = (str(mail["Subject"]), body.get_content().replace("\r\n", "\n"))
+    subject, text = acks["bob@example.org"]
+    assert subject == "Ordres du tour 1 acceptés (france)"
+    assert text.startswith("Vos ordres du tour 1 ont été reçus et classés pour la maison "
+                           "france.\n\nchronicle check dit de votre fichier :\n")
+    subject, text = acks["alice@example.org"]
+    assert subject == "Ordres du tour 1 refusés"
+    assert text.startswith("Votre message n’a pas été classé comme ordres du tour 1 :\n\n"
+                           "  la phrase secrète de la maison england est fausse\n\n"
+                           "Rien n’en sera arbitré. Corrigez-le et renvoyez le fichier "
+                           "entier.\n\n(Votre message : 'orders')")

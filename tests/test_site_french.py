@@ -220,6 +220,8 @@ def test_the_french_site_names_houses_and_provinces_from_the_pack(
     # a consonant or an aspirated h.
     ("de Lemaire, de Leinster, en Normandie", "de Lemaire, de Leinster, en Normandie"),
     ("Maison de Habsbourg", "Maison de Habsbourg"),
+    # Nor a pronoun after its verb's hyphen.
+    ("Corrigez-le et renvoyez-le entier", "Corrigez-le et renvoyez-le entier"),
 ])
 def test_french_articles_contract_and_elide(filled: str, said: str) -> None:
     """Issue 19, item 4: "Articles, elision and plurals are correct ("des vivres",

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import hmac
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
+from typing import Any
 
 from adjudicator.orders import OrderSyntaxError, tokenize
 from chronicle.mail.contacts import Contacts, normal_address
@@ -38,10 +40,16 @@ class Filed:
 
 @dataclass(frozen=True)
 class Refusal:
-    """A refused message, and why (the acknowledgement says it as written here)."""
+    """A refused message, and why: ``reason`` is the catalogue's English sentence,
+    filled in by ``values``, which the acknowledgement says in the campaign's
+    language (``said``)."""
 
     reason: str
     house: str | None = None
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def said(self, say: Callable[..., str]) -> str:
+        return say(self.reason, **self.values)
 
 
 def sender_of(message: Message) -> str:
@@ -122,28 +130,30 @@ def strip_mail(text: str) -> list[str]:
     return kept
 
 
-def _first_line(line: str) -> tuple[str | None, str | None, str | None]:
+def _first_line(line: str) -> tuple[str | None, str | None, Refusal | None]:
     """(house, passphrase, problem) of ``house <id> [passphrase "..."]``."""
     try:
         tokens = tokenize(line)
     except OrderSyntaxError as err:
-        return None, None, f"the first line, {line.strip()!r}: {err}"
+        return None, None, Refusal("the first line, %(line)r: %(why)s",
+                                   values={"line": line.strip(), "why": str(err)})
     words = [t.word for t in tokens]
     if len(tokens) == 2 and words[0] == "house" and not tokens[1].quoted:
         return words[1], None, None
     if len(tokens) == 4 and words[0] == "house" and words[2] == "passphrase" \
             and tokens[3].quoted:
         return words[1], tokens[3].text, None
-    return None, None, (f"the first line must be 'house <house-id>' or 'house <house-id> "
-                        f"passphrase \"...\"', not {line.strip()!r}")
+    return None, None, Refusal("the first line must be 'house <house-id>' or 'house "
+                               "<house-id> passphrase \"...\"', not %(line)r",
+                               values={"line": line.strip()})
 
 
 def read_message(message: EmailMessage, contacts: Contacts, houses: set[str],
                  *, size: int) -> Filed | Refusal:
     """Check one received message and return the orders to file, or the refusal."""
     if size > MAX_TEXT * 4:
-        return Refusal(f"the message is {size // 1024} KiB; orders fit in "
-                       f"{MAX_TEXT // 1024} KiB of plain text")
+        return Refusal("the message is %(size)s KiB; orders fit in %(most)s KiB of plain "
+                       "text", values={"size": size // 1024, "most": MAX_TEXT // 1024})
     text = order_text(message)
     if isinstance(text, Refusal):
         return text
@@ -155,20 +165,27 @@ def read_message(message: EmailMessage, contacts: Contacts, houses: set[str],
                        "with 'house <house-id>'")
     house, passphrase, problem = _first_line(lines[0])
     if house is None:
-        return Refusal(problem or "no house line")
+        return problem or Refusal("no house line")
     if house not in houses:
-        return Refusal(f"there is no house {house!r} in this campaign", None)
+        return Refusal("there is no house %(house)r in this campaign",
+                       values={"house": house})
     contact = contacts.house(house)
     sender = sender_of(message)
     if not contact.accepts(sender):
-        return Refusal(f"{sender or 'this sender'} is not an address of house {house}; "
-                       "orders are accepted only from the house's own addresses", house)
+        if not sender:
+            return Refusal("this sender is not an address of house %(house)s; orders are "
+                           "accepted only from the house's own addresses", house,
+                           {"house": house})
+        return Refusal("%(sender)s is not an address of house %(house)s; orders are "
+                       "accepted only from the house's own addresses", house,
+                       {"sender": sender, "house": house})
     if contact.passphrase is not None:
         if passphrase is None:
-            return Refusal(f"house {house}'s orders must carry its passphrase: "
-                           f"'house {house} passphrase \"...\"'", house)
+            return Refusal("house %(house)s's orders must carry its passphrase: "
+                           "'house %(house)s passphrase \"...\"'", house, {"house": house})
         if not hmac.compare_digest(passphrase.encode("utf-8"),
                                    contact.passphrase.encode("utf-8")):
-            return Refusal(f"the passphrase for house {house} is wrong", house)
+            return Refusal("the passphrase for house %(house)s is wrong", house,
+                           {"house": house})
     body = [f"house {house}", *lines[1:]]
     return Filed(house=house, text="\n".join(body) + "\n")

@@ -32,6 +32,7 @@ from chronicle.lock import campaign_lock
 from chronicle.mail.contacts import load_contacts
 from chronicle.mail.extract import Filed, Refusal, read_message, sender_of
 from chronicle.mail.outbox import new_message, queue, write_private
+from chronicle.words import Say, as_written, words
 
 MAIL = "mail"
 INDEX = "index.json"
@@ -63,13 +64,17 @@ class Imported:
     check: tuple[str, ...] = ()
     duplicate: bool = False
 
-    def line(self) -> str:
-        who = self.sender or "(no sender)"
+    def line(self, say: Say = as_written) -> str:
+        """The command's line for this message, in the words of ``say``."""
+        who = self.sender or say("(no sender)")
         if self.duplicate:
-            return f"{self.source}: from {who}: imported before; skipped"
+            return say("%(source)s: from %(who)s: imported before; skipped",
+                       source=self.source, who=who)
         if self.accepted:
-            return f"{self.source}: from {who}: {self.house}: accepted; {self.reason}"
-        return f"{self.source}: from {who}: refused: {self.reason}"
+            return say("%(source)s: from %(who)s: %(house)s: accepted; %(why)s",
+                       source=self.source, who=who, house=self.house, why=self.reason)
+        return say("%(source)s: from %(who)s: refused: %(why)s", source=self.source, who=who,
+                   why=self.reason)
 
 
 def read_sources(sources: list[Path]) -> list[Received]:
@@ -141,6 +146,7 @@ def import_mail(campaign: Campaign, sources: list[Path]) -> tuple[int, list[Impo
     """Import every message of ``sources`` for the next turn; returns (turn, outcomes)."""
     received = read_sources(sources)
     ruleset = runner.ruleset_of(campaign)
+    say = words(campaign.language)
     with campaign_lock(campaign.root, "mail import"):
         state = _open_state(campaign, ruleset)
         turn = runner.next_turn(state)
@@ -156,7 +162,7 @@ def import_mail(campaign: Campaign, sources: list[Path]) -> tuple[int, list[Impo
         results = []
         for item, message in parsed:
             results.append(_one(campaign, ruleset, state, turn, item, message, contacts,
-                                houses, filed, sender))
+                                houses, filed, sender, say))
         write_inside(campaign.root, campaign.root / MAIL / INDEX,
                      json.dumps(index, indent=1, sort_keys=True) + "\n")
     return turn, results
@@ -181,7 +187,7 @@ def _open_state(campaign: Campaign, ruleset: Any) -> Any:
 
 def _one(campaign: Campaign, ruleset: Any, state: Any, turn: int, item: Received,
          message: EmailMessage | None, contacts: Any, houses: set[str],
-         filed: dict[str, Any], arbiter: str | None) -> Imported:
+         filed: dict[str, Any], arbiter: str | None, say: Say = as_written) -> Imported:
     kept = campaign.root / MAIL / f"{item.digest[:24]}.eml"
     who = sender_of(message) if message is not None else ""
     if kept.exists():
@@ -197,44 +203,51 @@ def _one(campaign: Campaign, ruleset: Any, state: Any, turn: int, item: Received
     if isinstance(verdict, Filed):
         earlier = filed.get(verdict.house)
         if earlier and earlier.get("status") == "received" and earlier["sent_at"] > when:
-            verdict = Refusal(f"a message house {verdict.house} sent later "
-                              f"({earlier['sent_at']}) is already filed for turn {turn}; "
-                              "this earlier one replaces nothing", verdict.house)
+            verdict = Refusal("a message house %(house)s sent later (%(at)s) is already filed "
+                              "for turn %(turn)s; this earlier one replaces nothing",
+                              verdict.house, {"house": verdict.house,
+                                              "at": earlier["sent_at"], "turn": turn})
     if isinstance(verdict, Filed):
         path = campaign.orders_dir(turn) / f"{verdict.house}.orders"
         write_inside(campaign.root, path, verdict.text)
         check = tuple(runner.check(campaign, ruleset=ruleset, state=state)
                       .house_lines(verdict.house))
         filed[verdict.house] = {"status": "received", "sent_at": when, "message": kept.name}
-        reason = f"filed as orders/turn-{turn:03d}/{path.name}: {check[-1]}"
+        reason = say("filed as orders/turn-%(padded)s/%(file)s: %(check)s",
+                     padded=f"{turn:03d}", file=path.name, check=check[-1])
         outcome = Imported(item.source, who, verdict.house, True, reason, check)
     else:
         house = verdict.house
+        why = verdict.said(say)
         if house is not None and filed.get(house, {}).get("status") != "received":
             filed[house] = {"status": "refused", "sent_at": when, "message": kept.name,
-                            "reason": verdict.reason}
-        outcome = Imported(item.source, who, house, False, verdict.reason)
+                            "reason": why}
+        outcome = Imported(item.source, who, house, False, why)
     if who:
-        _acknowledge(campaign, turn, item, message, outcome, arbiter)
+        _acknowledge(campaign, turn, item, message, outcome, arbiter, say)
     return outcome
 
 
 def _acknowledge(campaign: Campaign, turn: int, item: Received, message: EmailMessage | None,
-                 outcome: Imported, arbiter: str | None) -> None:
+                 outcome: Imported, arbiter: str | None, say: Say = as_written) -> None:
+    """The player's acknowledgement, in the campaign's language (``say``)."""
     original = str(message.get("Subject", "")) if message is not None else ""
     if outcome.accepted:
-        subject = f"Orders for turn {turn} accepted ({outcome.house})"
-        body = [f"Your orders for turn {turn} were received and filed for house "
-                f"{outcome.house}.", "", "chronicle check says of your file:", "",
+        subject = say("Orders for turn %(turn)s accepted (%(house)s)", turn=turn,
+                      house=outcome.house)
+        body = [say("Your orders for turn %(turn)s were received and filed for house "
+                    "%(house)s.", turn=turn, house=outcome.house), "",
+                say("chronicle check says of your file:"), "",
                 *(f"  {line}" for line in outcome.check), "",
-                "A later message from you before the deadline replaces this file."]
+                say("A later message from you before the deadline replaces this file.")]
     else:
-        subject = f"Orders for turn {turn} refused"
-        body = [f"Your message was not filed as orders for turn {turn}:", "",
+        subject = say("Orders for turn %(turn)s refused", turn=turn)
+        body = [say("Your message was not filed as orders for turn %(turn)s:", turn=turn), "",
                 f"  {outcome.reason}", "",
-                "Nothing from it will be adjudicated. Mend it and send the whole file again."]
+                say("Nothing from it will be adjudicated. Mend it and send the whole file "
+                    "again.")]
     if original:
-        body += ["", f"(Your message: {original!r})"]
+        body += ["", say("(Your message: %(subject)r)", subject=original)]
     reply = new_message(sender=arbiter, to=[outcome.sender], subject=subject,
                         body="\n".join(body) + "\n",
                         reply_to_id=str(message.get("Message-ID", "")) or None

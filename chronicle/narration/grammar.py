@@ -17,8 +17,9 @@ from collections.abc import Callable, Mapping
 # A name's link or span, between a word of the sentence and the name.
 _TAG = r"((?:<a [^>]*>|<span>)?)"
 
+# Not a pronoun after its verb's hyphen ("Corrigez-le et renvoyez-le").
 _ELISION = re.compile(
-    rf"\b([DdLl]|[Qq]u)e {_TAG}(?=[AEIOUYÀÂÉÈÊËÎÏÔÛaeiouyàâéèêëîïôû])")
+    rf"(?<![\w’-])([DdLl]|[Qq]u)e {_TAG}(?=[AEIOUYÀÂÉÈÊËÎÏÔÛaeiouyàâéèêëîïôû])")
 
 # "de", "à", "en" before a name that begins with its own article.
 _CONTRACTION = re.compile(rf"(?<![\w’])(de|De|à|À|en|En) {_TAG}(Les |Le |La |L’)")

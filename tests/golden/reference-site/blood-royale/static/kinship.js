@@ -85,8 +85,8 @@
   // "de", "le", "la", "que" before a vowel, where the language elides them ("l’oncle
   // d’Edward"), as chronicle/narration/grammar.py does for the site's sentences.
   var VOWELS = "AEIOUYÀÂÉÈÊËÎÏÔÛaeiouyàâéèêëîïôû";
-  var INSIDE = new RegExp("(^|[^\\wÀ-ÿ’])(de|De|le|Le|la|La|que|Que) (?=[" + VOWELS + "])", "g");
-  var LAST = /(^|[^\wÀ-ÿ’])(de|De|le|Le|la|La|que|Que) $/;
+  var INSIDE = new RegExp("(^|[^\\wÀ-ÿ’-])(de|De|le|Le|la|La|que|Que) (?=[" + VOWELS + "])", "g");
+  var LAST = /(^|[^\wÀ-ÿ’-])(de|De|le|Le|la|La|que|Que) $/;
   function elided(word) { return /^[Qq]ue$/.test(word) ? word.slice(0, 2) + "’" : word.charAt(0) + "’"; }
   function elide(text, next) {
     if (!W.elide) { return text; }
