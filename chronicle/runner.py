@@ -42,7 +42,9 @@ from chronicle.storefile import (
     load_snapshot,
     reading_campaign,
 )
-from chronicle.words import Phrase, Say, as_written, words
+from chronicle.words import Phrase, words
+from chronicle.words import Say as Words
+from chronicle.words import as_written as written
 
 if TYPE_CHECKING:
     # The ORM is loaded by the commands that write the store, and only by
@@ -183,7 +185,7 @@ def adjudication_time() -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def over_reason(state: GameState, say: Say = as_written) -> str | None:
+def over_reason(state: GameState, say: Words = written) -> str | None:
     """Why the campaign is over, in words (``say``'s), or None while turns remain."""
     why = over_phrase(state)
     return None if why is None else why.said(say)
