@@ -232,11 +232,8 @@ def _summary(camp: Any, outcome: Any) -> None:
     if result.defaulted:
         click.echo("  " + _("defaults applied for: %(houses)s",
                             houses=", ".join(result.defaulted)))
-    told = outcome.told
-    if told is None:  # no reports written (a preview)
-        names = camp.descriptor.local_names(camp.spec, camp.language)
-        told = plain_sentences(state, result.events, camp.language, names)
-    for text in told:
+    names = camp.descriptor.local_names(camp.spec, camp.language)
+    for text in plain_sentences(state, result.events, camp.language, names):
         click.echo(f"  {text}")
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from adjudicator.rulesets.base import TurnResult
 from adjudicator.state import GameState
@@ -16,7 +16,3 @@ class TurnOutcome:
     previous: GameState
     result: TurnResult
     orders: TurnOrders
-    # The public events as plain sentences, once the reports have told them:
-    # the terminal shows the same sentences, and telling a turn's thousands
-    # of events again was a tenth of the command (profiled, 11,000 people).
-    told: list[str] | None = field(default=None, compare=False)

@@ -123,7 +123,6 @@ def write_reports(campaign: Campaign, ruleset: Ruleset, outcome: TurnOutcome) ->
     teller = ReportTeller(state, outcome.result.events, language, campaign.site_folder_url,
                           names)
     chronicle = _event_lines(state, outcome.result.events, _, teller)
-    outcome.told = teller.plain()
     say = engine_words(language, names)
     texts = {f"{house}.md": house_report(
         state, outcome, house, ruleset, campaign.descriptor, chronicle,

@@ -3,8 +3,9 @@
 Everything here stands on Python's own ``sqlite3``. The tables are declared
 once, as SQLModel classes (``chronicle.models``), and written through them
 (``chronicle.store``); but a command that only reads the store, as
-``chronicle build`` does, reads the columns it needs with plain SQL: loading
-the ORM took 0.6 s, about a quarter of building a demo-sized site.
+``chronicle build`` does, reads the columns it needs with plain SQL: measured
+in pairs, a demo-sized build then takes 0.80× the time, and ``check`` and
+``status`` of an 11,000-person campaign half.
 """
 
 from __future__ import annotations

@@ -215,23 +215,6 @@ def test_cli_preview_changes_nothing(camp: Path) -> None:
     assert not (camp / "reports" / "turn-002").exists()
 
 
-def test_cli_adjudicate_prints_the_sentences_its_reports_told(camp: Path) -> None:
-    """Issue 15 (adjudication's cost): the terminal shows the turn's sentences as
-    the reports told them, not told again; a preview, which writes no reports,
-    tells them itself. The same turn, previewed then adjudicated, prints the same."""
-    _play(camp, 3)
-    (camp / "orders" / "turn-004").mkdir()
-    assert run("template", camp, "--auto", "england", "--auto", "france").exit_code == 0
-    previewed = run("preview", camp)
-    adjudicated = run("adjudicate", camp, "--yes")
-    assert previewed.exit_code == adjudicated.exit_code == 0
-    told = [line for line in adjudicated.output.splitlines() if line.startswith("  ")]
-    assert len(told) >= 2
-    assert [line for line in previewed.output.splitlines() if line.startswith("  ")] == told
-    chronicle = (camp / "reports" / "turn-004" / "arbiter.md").read_text(encoding="utf-8")
-    assert any(line.strip() in chronicle for line in told)
-
-
 def test_cli_rollback(camp: Path) -> None:
     """`chronicle rollback <campaign> --to N`: "return the store to the end of turn N"."""
     _play(camp, 3)

@@ -185,21 +185,10 @@ class ReportTeller:
         self.narrator = _narrator(state, language, self.events, names)
         # Each payload as the store keeps it, made once for every house's report.
         self.entries = [_entry(state, seq, e) for seq, e in enumerate(self.events, start=1)]
-        self._told: list[Markup] | None = None
-
-    def told(self) -> list[Markup]:
-        """The turn's public events as the narrator tells them, each told once."""
-        if self._told is None:
-            told = (self.narrator.sentence(entry, ROOT) for entry in self.entries)
-            self._told = [text for text in told if text is not None]
-        return self._told
 
     def chronicle(self) -> list[str]:
-        return [markdown(text, self.base) for text in self.told()]
-
-    def plain(self) -> list[str]:
-        """The chronicle as text without links (``plain_sentences``), for the terminal."""
-        return [_text(str(text)) for text in self.told()]
+        told = (self.narrator.sentence(entry, ROOT) for entry in self.entries)
+        return [markdown(text, self.base) for text in told if text is not None]
 
     def for_house(self, house: str) -> list[str]:
         """What the turn did to ``house``, in its own words ("You paid..."), in order."""
