@@ -229,8 +229,11 @@ def reading_campaign(path: Path) -> Iterator[tuple[StoreReader, StoredCampaign]]
 @contextmanager
 def _connected(path: Path) -> Iterator[sqlite3.Connection]:
     # Autocommit: the transaction is the reader's own ``BEGIN``, and never
-    # one the driver opens on its own.
-    connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
+    # one the driver opens on its own. ``mode=rw``: a store that is not
+    # there is an error, not an empty file made in its place (a read-only
+    # file is still read).
+    connection = sqlite3.connect(path.absolute().as_uri() + "?mode=rw", uri=True,
+                                 timeout=BUSY_TIMEOUT, isolation_level=None)
     try:
         yield connection
     finally:

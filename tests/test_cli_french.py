@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import queue
 import re
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
-from cli_support import run
+from cli_support import run, serve_process
 
 from chronicle.publish.i18n import catalog_path
 
@@ -119,12 +116,7 @@ def test_errors_before_the_campaign_is_read_stay_english(tmp_path: Path) -> None
 
 def _serve_lines(*args: str | Path) -> list[str]:
     """What ``chronicle serve ARGS --port 0`` says until it serves, then it is stopped."""
-    process = subprocess.Popen([sys.executable, "-m", "chronicle.cli", "serve", *map(str, args),
-                                "--port", "0"], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout or ()],
-                     daemon=True).start()
+    process, lines = serve_process(*args)
     said: list[str] = []
     try:
         deadline = time.monotonic() + 120

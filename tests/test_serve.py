@@ -15,7 +15,6 @@ import os
 import queue
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -24,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from cli_support import serve_process
 from test_site_browser import CHROMIUM, DRIVER, MISSING, browser  # noqa: F401
 
 from chronicle.scaffold import scaffold
@@ -58,12 +58,7 @@ def _until(what: str, check: object, timeout: float = TIMEOUT) -> None:
 @contextmanager
 def _serving(*args: str | Path) -> Iterator[str]:
     """``chronicle serve ARGS --port 0`` in its own process; the URL it serves on."""
-    process = subprocess.Popen([sys.executable, "-m", "chronicle.cli", "serve", *map(str, args),
-                                "--port", "0"], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout or ()],
-                     daemon=True).start()
+    process, lines = serve_process(*args)
     try:
         deadline = time.monotonic() + TIMEOUT
         while True:

@@ -238,6 +238,11 @@ def test_the_plain_reader_refuses_a_foreign_file_and_a_busy_store(
     foreign.write_bytes(b"not a database at all, " * 100)
     with pytest.raises(StoreError, match="not a chronicle store"), reading(foreign):
         pass
+    gone = tmp_path / "gone" / "chronicle.sqlite"
+    gone.parent.mkdir()
+    with pytest.raises(StoreError), reading(gone):
+        pass
+    assert not gone.exists()  # never made in its place
     root = write_campaign(tmp_path / "camp", two_houses(), seed="reader")
     play_turns(root, 1)
     with reading(root / "chronicle.sqlite") as reader:
