@@ -159,7 +159,7 @@ def make_bundle(campaign: Campaign, output: Path) -> Bundle:
             state, events = store.state(), store.events()
             last = store.last_turn()
         finally:
-            store.engine.dispose()
+            store.close()
         files: dict[str, bytes] = {}
         for name, data in _campaign_files(campaign, ended, last, output.resolve()).items():
             files[f"campaign/{name}"] = data

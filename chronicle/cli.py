@@ -331,7 +331,10 @@ def export(campaign: Path, fmt: str, output: Path | None) -> None:
     ruleset = runner.ruleset_of(camp)
     if camp.store_path.exists():
         store = runner.open_store(camp, ruleset)
-        state, events, row = store.state(), store.events(), store.campaign()
+        try:
+            state, events, row = store.state(), store.events(), store.campaign()
+        finally:
+            store.close()
     else:
         state, events, row = runner.initial_state(camp, ruleset), [], None
     if fmt == "json":

@@ -8,21 +8,21 @@ from typing import Any
 from adjudicator.state import GameState
 from chronicle.campaign import Campaign
 from chronicle.gedcom import export_gedcom
-from chronicle.models import (
+from chronicle.storefile import (
     HOUSE_FIELDS,
     MARRIAGE_FIELDS,
     PERSON_FIELDS,
     UNIT_FIELDS,
-    CampaignRow,
-    EventRow,
+    StoredCampaign,
+    StoredEvent,
     values,
 )
 
 __all__ = ["export_gedcom", "export_json"]
 
 
-def export_json(campaign: Campaign, state: GameState, events: list[EventRow],
-                *, row: CampaignRow | None = None) -> dict[str, Any]:
+def export_json(campaign: Campaign, state: GameState, events: list[StoredEvent],
+                *, row: StoredCampaign | None = None) -> dict[str, Any]:
     """The whole public state, lists in a stable order.
 
     ``row`` is the store's campaign row: once the campaign has ended (``chronicle
@@ -39,7 +39,7 @@ def export_json(campaign: Campaign, state: GameState, events: list[EventRow],
         },
         "turn": state.turn,
         "year": state.year,
-        # The fields the store keeps (``chronicle.models``), as the contract names them.
+        # The fields the store keeps (``storefile``), as the contract names them.
         "houses": [values(h, HOUSE_FIELDS)
                    for h in sorted(state.houses.values(), key=lambda h: h.id)],
         "persons": [

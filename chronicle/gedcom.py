@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from adjudicator.state import GameState, Person
 from chronicle.campaign import Campaign
-from chronicle.models import EventRow
+from chronicle.storefile import StoredEvent
 
 #: The surname of the minor nobility (RULES.md A7), who belong to no dynasty.
 MINOR_NOBILITY = "Minor nobility"
@@ -79,7 +79,7 @@ def _clean(text: str) -> str:
     return " ".join(text.replace("/", " ").split())
 
 
-def records(campaign: Campaign, state: GameState, events: Iterable[EventRow] = ()) -> list[Node]:
+def records(campaign: Campaign, state: GameState, events: Iterable[StoredEvent] = ()) -> list[Node]:
     """The records of the export, in a stable order (people by appearance)."""
     persons = sorted(state.persons.values(), key=lambda p: p.seq)
     index = {p.id: f"@I{i}@" for i, p in enumerate(persons, start=1)}
@@ -242,7 +242,7 @@ def _line(level: int, xref: str, tag: str, value: str) -> str:
     return f"{head} {value}" if value else head
 
 
-def export_gedcom(campaign: Campaign, state: GameState, events: Iterable[EventRow] = (),
+def export_gedcom(campaign: Campaign, state: GameState, events: Iterable[StoredEvent] = (),
                   *, version: str = "5.5.1") -> str:
     """The genealogy as GEDCOM ``version`` (``5.5.1`` or ``7.0``)."""
     if version not in VERSIONS:

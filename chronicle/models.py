@@ -196,26 +196,3 @@ class RejectionRow(SQLModel, table=True):
     line: int
     text: str
     reason: str
-
-
-def columns(table: type[SQLModel], *, leaving: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """A table's column names, in order, but ``leaving``.
-
-    The tables declare once which fields of a house, a person, a marriage or a
-    unit are kept; the store's rows and the JSON export take their field lists
-    from here, and the site's person view names the same (``data.PERSON_STORED``).
-    """
-    return tuple(c.name for c in table.__table__.columns  # type: ignore[attr-defined]
-                 if c.name not in leaving)
-
-
-def values(record: object, names: tuple[str, ...]) -> dict[str, object]:
-    """``record``'s attributes ``names``, as a dict in that order."""
-    return {name: getattr(record, name) for name in names}
-
-
-#: The fields kept as they are (the others are JSON, or kept in tables of their own).
-HOUSE_FIELDS = columns(HouseRow, leaving=("rulers",))
-PERSON_FIELDS = columns(PersonRow)
-MARRIAGE_FIELDS = columns(MarriageRow)
-UNIT_FIELDS = columns(UnitRow, leaving=("commanders", "command_value"))

@@ -47,8 +47,8 @@ from chronicle.words import Say as Words
 from chronicle.words import as_written as written
 
 if TYPE_CHECKING:
-    # The ORM is loaded by the commands that write the store, and only by
-    # them: those that only read it (check, status, template) use ``storefile``.
+    # Loaded by the commands that write the store, and only by them: those
+    # that only read it (check, status, template) read it with ``storefile``.
     from chronicle.store import Store
 
 #: Where the first turn builds the store before it is renamed into place.
@@ -93,14 +93,13 @@ def open_store(campaign: Campaign, ruleset: Ruleset) -> Store:
 
 def create_store(campaign: Campaign, ruleset: Ruleset, path: Path) -> tuple[Store, GameState]:
     """A new store at ``path`` holding the starting state, and that state."""
-    from chronicle.models import CampaignRow
     from chronicle.store import Store
 
     state, rolls = initial_setup(campaign, ruleset)
-    row = CampaignRow(slug=campaign.slug, title=campaign.title, ruleset=campaign.ruleset,
-                      start_year=state.start_year, end_year=state.end_year,
-                      target=state.target, seed_commitment=seed_commitment(campaign.seed),
-                      language=campaign.language, world=campaign.spec.get("world"))
+    row = dict(slug=campaign.slug, title=campaign.title, ruleset=campaign.ruleset,
+               start_year=state.start_year, end_year=state.end_year, target=state.target,
+               seed_commitment=seed_commitment(campaign.seed), language=campaign.language,
+               world=campaign.spec.get("world"))
     return Store.create(path, row, state, ruleset, rolls), state
 
 
@@ -248,7 +247,7 @@ def _opened(campaign: Campaign, ruleset: Ruleset) -> Iterator[Store]:
         complete_reports(campaign, ruleset, store)
         yield store
     finally:
-        store.engine.dispose()
+        store.close()
 
 
 @contextmanager
@@ -357,7 +356,7 @@ def _first_turn(campaign: Campaign, ruleset: Ruleset, stamp: str,
             stored = store.commit_turn(state, outcome.result, outcome.orders,
                                        adjudicated_at=stamp)
         finally:
-            store.engine.dispose()
+            store.close()
         _sync(fresh)
         os.replace(fresh, campaign.store_path)
         _sync(campaign.root)
@@ -474,8 +473,11 @@ def preview(campaign: Campaign) -> TurnOutcome:
 
             copy_store(campaign.store_path, Path(tmp) / "preview.sqlite")
             store = Store.open(Path(tmp) / "preview.sqlite", ruleset)
-            refuse_if_ended(store)
-            state = store.state()
+            try:
+                refuse_if_ended(store)
+                state = store.state()
+            finally:
+                store.close()
         else:
             state = initial_state(campaign, ruleset)
         return resolve_next(campaign, ruleset, state)

@@ -23,6 +23,13 @@ from adjudicator.state import GameState
 
 SNAPSHOT_LEVEL = 6
 
+#: The version of the tables' declarations (``chronicle.models``), stamped into
+#: every store this version makes or brings up to date (SQLite's
+#: ``user_version``): a store stamped with it is opened and written without the
+#: ORM. Raise it with any change to the declarations; a test holds it to them
+#: (``chronicle.schema.digest``).
+SCHEMA_VERSION = 1
+
 # Seconds a command waits for another to finish with the store (a build reading
 # it, a turn being written) before it gives up with the message ``BUSY``.
 BUSY_TIMEOUT = 5.0
@@ -113,7 +120,40 @@ class StoredTurn:
     adjudicated_at: str | None
 
 
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event's row, as the store gives it back (payload, subjects, houses: JSON)."""
+
+    turn: int
+    seq: int
+    phase: str
+    kind: str
+    public: bool
+    payload: str
+    subjects: str
+    houses: str
+
+
+#: The fields of a house, a person, a marriage and a unit the store keeps as they
+#: are, in their tables' order (the others are JSON, or tables of their own);
+#: the JSON export names the same. A test holds them to the tables' declarations.
+HOUSE_FIELDS = ("id", "letter", "name", "law", "player", "color", "capital", "ruler",
+                "eliminated", "eliminated_turn", "treasury")
+PERSON_FIELDS = ("id", "seq", "name", "sex", "born", "died", "death_cause", "dynasty",
+                 "court", "father", "mother", "spouse", "constitution", "command", "ruse",
+                 "founder", "prisoner_of", "unit", "widowed_queen", "king_consort")
+MARRIAGE_FIELDS = ("id", "husband", "wife", "turn", "year", "children_dynasty", "ended",
+                   "end_cause")
+UNIT_FIELDS = ("id", "house", "type", "armies", "province")
+
+
+def values(record: object, names: tuple[str, ...]) -> dict[str, object]:
+    """``record``'s attributes ``names``, as a dict in that order."""
+    return {name: getattr(record, name) for name in names}
+
+
 _CAMPAIGN = tuple(StoredCampaign.__dataclass_fields__)
+_EVENT = tuple(StoredEvent.__dataclass_fields__)
 _TURN = tuple(StoredTurn.__dataclass_fields__)
 
 #: Every column a reader reads, by table: a store lacking one was made by an
@@ -122,8 +162,7 @@ READ_COLUMNS: dict[str, tuple[str, ...]] = {
     "campaign": _CAMPAIGN,
     "turns": _TURN,
     "archive": ("data", "turn"),
-    "events": ("id", "turn", "seq", "phase", "kind", "public", "payload", "subjects",
-               "houses"),
+    "events": ("id", *_EVENT),
     "rolls": ("id", "turn", "seq", "phase", "purpose", "subject", "dice", "faces", "total",
               "secret"),
 }
@@ -158,17 +197,25 @@ class StoreReader:
             raise StoreError(f"turn {turn} was never adjudicated")
         return bytes(found[0][0])
 
-    def state(self) -> GameState:
-        """The state at the end of the last turn (``Store.state``)."""
-        last = self.rows("SELECT number, snapshot FROM turns ORDER BY number DESC LIMIT 1")
-        if not last:
+    def state(self, turn: int | None = None) -> GameState:
+        """The state at the end of ``turn`` (default: the last), turn 0 = the start."""
+        if turn is None:
+            last = self.last_turn()
+            turn = last[0] if last else 0
+        if turn == 0:
             campaign = self.campaign()
             if campaign is None:
                 raise StoreError("the store has no campaign")
             return load_snapshot(campaign.initial)
-        (turn, snapshot), = last
         archived = self.rows("SELECT data FROM archive WHERE turn <= ?", turn)
-        return load_snapshot(snapshot, (data for (data,) in archived))
+        return load_snapshot(self.snapshot(turn), (data for (data,) in archived))
+
+    def events(self, *, public_only: bool = True) -> list[StoredEvent]:
+        """The stored events in order (the public ones only, by default)."""
+        where = "WHERE public " if public_only else ""
+        return [StoredEvent(turn, seq, phase, kind, bool(public), payload, subjects, houses)
+                for turn, seq, phase, kind, public, payload, subjects, houses in self.rows(
+                    f"SELECT {', '.join(_EVENT)} FROM events {where}ORDER BY turn, seq")]
 
     def defaulted_counts(self) -> dict[str, int]:
         """Per house, the stored turns it sent no usable orders for (its NMR count)."""
@@ -204,7 +251,7 @@ def reading(path: Path) -> Iterator[StoreReader]:
                 return
         from chronicle.store import Store
 
-        Store.open(path).engine.dispose()
+        Store.open(path).close()
         with _connected(path) as connection:
             if _missing_columns(connection):
                 raise StoreError(f"{path.name}: not a chronicle store (it lacks columns)")

@@ -174,7 +174,7 @@ def _replayed(root: Path) -> Verdict:
         snapshots = {turn: dump_snapshot(load_snapshot(stored.snapshot(turn)), living_only=True)
                      for turn in range(1, last + 1)}
     finally:
-        stored.engine.dispose()
+        stored.close()
     diverged: int | None = None
     with tempfile.TemporaryDirectory(prefix="chronicle-replay-") as tmp:
         replay, state = runner.create_store(campaign, ruleset, Path(tmp) / STORE_FILE)
@@ -198,7 +198,7 @@ def _replayed(root: Path) -> Verdict:
                                  row=replay.campaign())
             actual_dice = _dice(replay)
         finally:
-            replay.engine.dispose()
+            replay.close()
     differs = ("the replay differs from the store: %(difference)s" if diverged is None else
                "the replay differs from the store from turn %(since)s on: %(difference)s")
     difference = first_difference(expected, actual)
@@ -227,7 +227,7 @@ def _check_bundle_export(root: Path, export: Path, verdict: Verdict) -> Verdict:
         campaign = load_campaign(root, seed=row.seed_revealed)
         data = export_json(campaign, store.state(), store.events(), row=row)
     finally:
-        store.engine.dispose()
+        store.close()
     shipped = export.read_text(encoding="utf-8")
     if shipped != json_text(data):
         difference = first_difference(data, json.loads(shipped), ("the store", "export.json"))
@@ -238,14 +238,8 @@ def _check_bundle_export(root: Path, export: Path, verdict: Verdict) -> Verdict:
 
 
 def _dice(store: Store) -> list[tuple[Any, ...]]:
-    from sqlmodel import Session, col, select
-
-    from chronicle.models import RollRow
-
-    with Session(store.engine) as session:
-        rows = session.exec(select(RollRow).order_by(col(RollRow.turn), col(RollRow.seq)))
-        return [(r.turn, r.seq, r.phase, r.purpose, r.subject, r.dice, r.faces, r.total,
-                 r.secret) for r in rows]
+    return [(r.turn, r.seq, r.phase, r.purpose, r.subject, r.dice, json.dumps(list(r.faces)),
+             r.total, r.secret) for r in store.rolls()]
 
 
 def first_difference(expected: Any, actual: Any,

@@ -158,7 +158,7 @@ def build_fixture(folder: Path, *, turns: int = 4, language: str = "en",
         result = _planted(outcome.result)
         store.commit_turn(state, result, outcome.orders, adjudicated_at=adjudicated(turn))
         state = result.state
-    store.engine.dispose()
+    store.close()
     return folder
 
 

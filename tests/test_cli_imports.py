@@ -50,17 +50,22 @@ def test_start_up_loads_no_store_no_site_no_engine(args: list[str]) -> None:
     assert none_of(modules, STORE + SITE + ENGINE) == []
 
 
-def test_the_turn_commands_load_the_store_but_not_the_site(tmp_path: Path) -> None:
-    """Only the commands that write the store load the ORM: those that only read
-    it (check, status, template) read it with plain SQL (``storefile``)."""
+def test_the_turn_commands_load_neither_the_orm_nor_the_site(tmp_path: Path) -> None:
+    """The ORM turns the tables' declarations into SQL when a store is made (or
+    was made by an earlier version): the first turn loads it; every later
+    command reads and writes the store with plain SQL (``storefile``, ``store``)."""
     campaign = tmp_path / "c"
     scaffold(campaign, "blood-royale", seed="imports")
     assert none_of(loaded("check", campaign), SITE) == []
     modules = loaded("adjudicate", campaign, "--yes")
     assert none_of(modules, SITE) == []
-    assert "sqlalchemy" in modules  # it did store the turn: the probe sees real work
+    assert "sqlalchemy" in modules  # it made the store: the probe sees real work
     assert (campaign / "chronicle.sqlite").is_file()
     (campaign / "orders" / "turn-002").mkdir(parents=True, exist_ok=True)
+    modules = loaded("adjudicate", campaign, "--yes")
+    assert "chronicle.store" in modules and (campaign / "reports" / "turn-002").is_dir()
+    assert none_of(modules, (*STORE, *SITE, "pydantic", "chronicle.models")) == []
+    (campaign / "orders" / "turn-003").mkdir(parents=True, exist_ok=True)
     for args in (["check", campaign], ["status", campaign],
                  ["template", campaign, "--auto", "england"]):
         modules = loaded(*args)

@@ -88,13 +88,14 @@ def test_without_a_base_url_no_sitemap_and_a_stale_one_is_removed(
 def test_a_store_from_before_the_date_was_kept_still_builds(campaign: Path,
                                                             tmp_path: Path) -> None:
     """An older store has no ``turns.adjudicated_at``: the build adds the column
-    (Store._upgrade) and dates each entry by its game year, as before."""
+    (``schema.upgrade``) and dates each entry by its game year, as before."""
     import shutil
 
     old = tmp_path / "fixture-wars"
     shutil.copytree(campaign, old)
     con = sqlite3.connect(old / "chronicle.sqlite")
     con.execute("ALTER TABLE turns DROP COLUMN adjudicated_at")
+    con.execute("PRAGMA user_version = 0")  # as every store made before it was stamped
     con.commit()
     con.close()
     out = tmp_path / "site"

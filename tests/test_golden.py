@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,14 +21,12 @@ import pytest
 from click.testing import CliRunner
 from golden_files import GOLDEN, UPDATE, check_text, check_tree
 from site_fixture import site_files
-from sqlmodel import Session, col, select
 
 from adjudicator.dice import SeededDice
 from chronicle import runner
 from chronicle.campaign import load_campaign
 from chronicle.cli import cli
 from chronicle.demo import play_turns
-from chronicle.models import RejectionRow, RollRow
 from chronicle.publish import build_site
 from chronicle.publish.writer import MANIFEST
 from chronicle.scaffold import scaffold
@@ -96,17 +95,24 @@ def outputs(root: Path) -> dict[str, str]:
     events = [{"turn": e.turn, "seq": e.seq, "phase": e.phase, "kind": e.kind,
                "public": e.public, "payload": json.loads(e.payload)}
               for e in store.events(public_only=False)]
-    with Session(store.engine) as session:
-        rolls = [{"turn": r.turn, "seq": r.seq, "phase": r.phase, "purpose": r.purpose,
-                  "subject": r.subject, "dice": r.dice, "faces": json.loads(r.faces),
-                  "total": r.total, "secret": r.secret}
-                 for r in session.exec(select(RollRow).order_by(
-                     col(RollRow.turn), col(RollRow.seq), col(RollRow.id)))]
-        rejections = [{"turn": r.turn, "house": r.house, "file": r.file, "line": r.line,
-                       "text": r.text, "reason": r.reason}
-                      for r in session.exec(select(RejectionRow).order_by(
-                          col(RejectionRow.turn), col(RejectionRow.id)))]
-    store.engine.dispose()
+    store.close()
+    # The dice and the rejections as SQLite holds them, read apart from the store's code.
+    con = sqlite3.connect(campaign.store_path)
+    try:
+        rolls = [{"turn": turn, "seq": seq, "phase": phase, "purpose": purpose,
+                  "subject": subject, "dice": dice, "faces": json.loads(faces),
+                  "total": total, "secret": bool(secret)}
+                 for turn, seq, phase, purpose, subject, dice, faces, total, secret
+                 in con.execute("SELECT turn, seq, phase, purpose, subject, dice, faces, "
+                                "total, secret FROM rolls ORDER BY turn, seq, id")]
+        rejections = [{"turn": turn, "house": house, "file": file, "line": line,
+                       "text": text, "reason": reason}
+                      for turn, house, file, line, text, reason in con.execute(
+                          "SELECT turn, house, file, line, text, reason FROM rejections "
+                          "ORDER BY turn, id")]
+    finally:
+        con.close()
+    store.close()
     export = CliRunner().invoke(cli, ["export", str(root), "--format", "json"])
     assert export.exit_code == 0, export.output
     return {"events.jsonl": _lines(events), "rolls.jsonl": _lines(rolls),

@@ -54,7 +54,7 @@ def test_each_turn_holds_the_realms_as_they_stood_then(campaign: Path,
         # The realms change from turn to turn: each turn shows its own, not the last.
         assert len(changed) > len(data.turns[0].realms)
     finally:
-        store.engine.dispose()
+        store.close()
 
 
 def test_the_turn_page_shows_them(campaign: Path, data: SiteData, tmp_path: Path) -> None:

@@ -31,9 +31,10 @@ from chronicle.campaign import load_campaign
 
 real = store._insert_events
 
-def insert_then_die(session, turn, events):
-    real(session, turn, events)
-    session.flush()
+def insert_then_die(db, turn, events):
+    real(db, turn, events)
+    assert db.in_transaction and db.execute("SELECT count(*) FROM events WHERE turn = ?",
+                                            (turn,)).fetchone()[0] > 0
     os.kill(os.getpid(), signal.SIGKILL)
 
 store._insert_events = insert_then_die
@@ -209,20 +210,77 @@ def test_a_snapshot_decodes_to_the_state_it_was_made_from() -> None:
 
 
 def test_the_plain_reader_reads_columns_the_tables_declare() -> None:
-    """Issue 15 ("each command imports only what it uses"): the build reads the
-    store with plain SQL; every column it reads is one the tables declare
-    (``chronicle.models``), and the site's person view copies exactly the
-    persons table's columns."""
+    """Issue 15 ("each command imports only what it uses"): the store is read and
+    written with plain SQL; every column it reads is one the tables declare
+    (``chronicle.models``), the fields it keeps as they are are exactly the
+    tables' columns, and so are those the site's person view copies."""
     from sqlmodel import SQLModel
 
-    from chronicle.models import PERSON_FIELDS
+    import chronicle.models  # noqa: F401  # the declarations
     from chronicle.publish.data import PERSON_STORED
-    from chronicle.storefile import READ_COLUMNS
+    from chronicle.storefile import (
+        HOUSE_FIELDS,
+        MARRIAGE_FIELDS,
+        PERSON_FIELDS,
+        READ_COLUMNS,
+        UNIT_FIELDS,
+    )
 
-    tables = {t.name: {c.name for c in t.columns} for t in SQLModel.metadata.sorted_tables}
+    tables = {t.name: [c.name for c in t.columns] for t in SQLModel.metadata.sorted_tables}
     for table, columns in READ_COLUMNS.items():
-        assert set(columns) <= tables[table], table
+        assert set(columns) <= set(tables[table]), table
+    assert tuple(c for c in tables["houses"] if c != "rulers") == HOUSE_FIELDS
+    assert tuple(tables["persons"]) == PERSON_FIELDS
+    assert tuple(tables["marriages"]) == MARRIAGE_FIELDS
+    assert tuple(c for c in tables["units"]
+                                if c not in ("commanders", "command_value")) == UNIT_FIELDS
     assert sorted(PERSON_STORED) == sorted(PERSON_FIELDS)
+
+
+#: ``chronicle.schema.digest()`` at each ``SCHEMA_VERSION``.
+SCHEMA_DIGESTS = {1: "7f2d8216c2a664ea9717421d57d59f651c115d74704cc0b6872ccc82df62cc3b"}
+
+
+def test_the_schema_version_is_raised_with_any_change_to_the_tables() -> None:
+    """A store stamped with this version's ``SCHEMA_VERSION`` is opened without
+    being compared with the declarations: were they changed without raising it,
+    a store made before would lack what this version writes."""
+    from chronicle.schema import digest
+    from chronicle.storefile import SCHEMA_VERSION
+
+    assert digest() == SCHEMA_DIGESTS[SCHEMA_VERSION], (
+        "the tables' declarations changed: raise storefile.SCHEMA_VERSION, and record "
+        "the new digest in SCHEMA_DIGESTS")
+
+
+def test_a_store_is_made_with_the_tables_declared_and_stamped(tmp_path: Path) -> None:
+    """The tables SQLite holds are those the ORM itself would make of the declarations,
+    and the store carries the version of them it was made with."""
+    import sqlite3
+
+    from sqlalchemy import create_engine
+    from sqlmodel import SQLModel
+
+    import chronicle.models  # noqa: F401
+    from chronicle.storefile import SCHEMA_VERSION
+
+    root = _campaign(tmp_path)
+    reference = tmp_path / "reference.sqlite"
+    engine = create_engine(f"sqlite:///{reference}")
+    SQLModel.metadata.create_all(engine)
+    engine.dispose()
+
+    def schema(path: Path) -> tuple[int, list[tuple[str, ...]]]:
+        con = sqlite3.connect(path)
+        try:
+            return (con.execute("PRAGMA user_version").fetchone()[0],
+                    sorted(con.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")))
+        finally:
+            con.close()
+
+    version, made = schema(root / "chronicle.sqlite")
+    assert version == SCHEMA_VERSION
+    assert made == schema(reference)[1]
 
 
 def test_the_plain_reader_refuses_a_foreign_file_and_a_busy_store(

@@ -27,6 +27,7 @@ from chronicle import runner
 from chronicle.campaign import load_campaign
 from chronicle.players.dynasty import dynasty_order_file
 from chronicle.store import Store, StoreError
+from chronicle.storefile import SCHEMA_VERSION
 
 PAUSE_BEFORE_COMMIT = """
 import sys, time
@@ -259,7 +260,7 @@ def test_reports_of_a_rolled_back_turn_are_not_taken_for_the_new_turn(tmp_path: 
     state = store.state()
     outcome = runner.resolve_next(camp, ruleset, state)
     store.commit_turn(state, outcome.result, outcome.orders)  # as if killed before reports
-    store.engine.dispose()
+    store.close()
     assert run("check", root).exit_code in (0, 1)
     report = (root / "reports" / "turn-002" / "england.md").read_text()
     assert "Every line of your orders was accepted." in report
@@ -274,14 +275,19 @@ def test_a_store_made_before_a_column_existed_is_brought_up_to_date(tmp_path: Pa
     con = sqlite3.connect(db)
     con.execute("ALTER TABLE turns DROP COLUMN problems")
     con.execute("ALTER TABLE order_files DROP COLUMN file")
+    con.execute("PRAGMA user_version = 0")  # as every store made before it was stamped
     con.commit()
     con.close()
     assert run("export", root).exit_code == 0
     assert run("reports", root, "--turn", "1").exit_code == 0
     con = sqlite3.connect(db)
     columns = {row[1] for row in con.execute("PRAGMA table_info(turns)")}
+    version = con.execute("PRAGMA user_version").fetchone()[0]
     con.close()
     assert "problems" in columns
+    assert version == SCHEMA_VERSION  # brought up to date once, then opened plainly
+    write_orders(root, 3, "england", "house england\n# nothing this time\n")
+    assert run("adjudicate", root, "--yes").exit_code == 0
 
 
 def test_a_stored_turn_s_reports_come_from_the_store_not_from_today_s_folder(

@@ -175,7 +175,7 @@ def _open_state(campaign: Campaign, ruleset: Any) -> Any:
             runner.refuse_if_ended(store, "no more orders can be imported")
             state = store.state()
         finally:
-            store.engine.dispose()
+            store.close()
     else:
         state = runner.initial_state(campaign, ruleset)
     over = runner.over_reason(state)

@@ -51,7 +51,7 @@ def plan_reports(campaign: Campaign, contacts: Contacts,
         state = store.state()
         identity = runner.reports_identity(store, turn)
     finally:
-        store.engine.dispose()
+        store.close()
     sender = contacts.smtp.sender if contacts.smtp else None
     folder = campaign.reports_dir(turn)
     planned, skipped = [], []

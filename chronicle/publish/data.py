@@ -749,7 +749,7 @@ def _add_lives(people: dict[str, PersonView], events: list[EventView]) -> None:
 
 
 #: The fields of a person view copied from the person as they are: the
-#: persons table's columns (``models.PERSON_FIELDS``, which a test holds
+#: persons table's columns (``storefile.PERSON_FIELDS``, which a test holds
 #: equal), named here so that reading a store never loads the ORM.
 PERSON_STORED = tuple(name for name in PersonView.__dataclass_fields__
                       if name not in ("slug", "death_detail", "refs", "renounced", "spouses",
