@@ -374,6 +374,24 @@ def immutable(tmp_path: Path) -> Iterator[Callable[[Path], None]]:
             subprocess.run(["chattr", "-i", str(path)], check=False)
 
 
+def test_a_read_only_store_from_an_earlier_version_is_still_read(
+        tmp_path: Path, immutable: Callable[[Path], None]) -> None:
+    """A store made before stores were stamped (``user_version`` 0) but lacking
+    nothing is read as it is when it cannot be written: it is not refused for
+    the stamp it cannot take."""
+    root = _campaign(tmp_path, 1)
+    con = sqlite3.connect(root / "chronicle.sqlite")
+    con.execute("PRAGMA user_version = 0")
+    con.commit()
+    con.close()
+    before = store_dump(root / "chronicle.sqlite")
+    immutable(root / "chronicle.sqlite")
+    result = run("export", root)
+    assert result.exit_code == 0, result.output
+    assert '"turn": 1' in result.output
+    assert store_dump(root / "chronicle.sqlite") == before
+
+
 def test_a_read_only_store_is_one_line_and_unchanged(
         tmp_path: Path, immutable: Callable[[Path], None]) -> None:
     """Finding: a read-only store gave a traceback."""
