@@ -85,9 +85,13 @@ def open_store(campaign: Campaign, ruleset: Ruleset) -> Store:
         store = Store.open(path, ruleset)
     except StoreError as err:
         raise CampaignError(str(err)) from None
-    row = store.campaign()
-    if row.seed_commitment != seed_commitment(campaign.seed):
-        raise CampaignError("%(store)s: this store belongs to another seed", store=path.name)
+    try:
+        if store.campaign().seed_commitment != seed_commitment(campaign.seed):
+            raise CampaignError("%(store)s: this store belongs to another seed",
+                                store=path.name)
+    except BaseException:
+        store.close()
+        raise
     return store
 
 

@@ -3,7 +3,7 @@
 The tables are declared once, as SQLModel classes (``chronicle.models``); this
 module is the only one that turns them into SQL, and the only part of the
 store that loads the ORM. It runs when a store is made, and when a store was
-made by an earlier version: the store stamps its schema's version into the
+made by an earlier version: a store carries the version of its tables in the
 file (SQLite's ``user_version``), so a store already up to date is opened and
 written with plain ``sqlite3`` (``chronicle.store``) and the ORM is never loaded.
 """
@@ -59,9 +59,30 @@ def upgrade(connection: sqlite3.Connection) -> None:
 
     Versions only ever add tables and columns (with their defaults), so an
     earlier store gains what it lacks and nothing else changes: a campaign
-    outlives the version of Chronicle it started with. A read-only store
-    that lacks nothing is left unstamped, and read as it is.
+    outlives the version of Chronicle it started with. A store that lacks
+    nothing is not written at all (it may be read-only, or held by a
+    reader): the first turn this version stores stamps it (``Store``).
     """
+    if not _missing(connection):
+        return
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        # Looked at again once the store is this command's: another may have
+        # brought it up to date meanwhile.
+        (version,), = connection.execute("PRAGMA user_version").fetchall()
+        if version < SCHEMA_VERSION:
+            for statement in _missing(connection):
+                connection.execute(statement)
+            connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+
+
+def _missing(connection: sqlite3.Connection) -> list[str]:
+    """The statements that add what the store lacks of the tables declared."""
     present = {name for (name,) in connection.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table'")}
     if "campaign" not in present:
@@ -82,17 +103,7 @@ def upgrade(connection: sqlite3.Connection) -> None:
             literal = "NULL" if default is None else _sql_literal(default)
             wanted.append(f"ALTER TABLE {table.name} ADD COLUMN {column.name} "
                           f"{column.type.compile(_DIALECT)} DEFAULT {literal}")
-    try:
-        connection.execute("BEGIN IMMEDIATE")
-        for statement in wanted:
-            connection.execute(statement)
-        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        connection.execute("COMMIT")
-    except sqlite3.OperationalError as err:
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
-        if wanted or "readonly" not in str(err):
-            raise
+    return wanted
 
 
 def _sql_literal(value: object) -> str:

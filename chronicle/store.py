@@ -97,6 +97,7 @@ class Store:
         self.connection = connection
         self.ruleset = ruleset
         self._read = StoreReader(connection)
+        (self._version,), = connection.execute("PRAGMA user_version").fetchall()
 
     def close(self) -> None:
         self.connection.close()
@@ -110,7 +111,7 @@ class Store:
         try:
             connection = connect(path)
             (version,), = connection.execute("PRAGMA user_version").fetchall()
-            if version != SCHEMA_VERSION:
+            if version < SCHEMA_VERSION:
                 from chronicle.schema import upgrade
 
                 upgrade(connection)
@@ -119,11 +120,12 @@ class Store:
         except Exception as err:  # a foreign, damaged or read-only file
             if connection is not None:
                 connection.close()
-            if is_busy(err):
-                raise StoreError(f"{path.name}: {BUSY}") from None
             if is_read_only(err):
                 raise StoreError(f"{path.name}: made by an older version of Chronicle, and "
                                  "read-only, so it cannot be brought up to date") from None
+            why = store_failure(err) if isinstance(err, sqlite3.Error) else None
+            if why is not None:
+                raise StoreError(f"{path.name}: {why}") from None
             raise StoreError(f"{path.name}: not a chronicle store ({type(err).__name__})") from None
         return store
 
@@ -157,12 +159,18 @@ class Store:
         db = self.connection
         db.execute("BEGIN IMMEDIATE")
         try:
+            if self._version < SCHEMA_VERSION:
+                # A store made before stores carried their version, found to lack
+                # nothing when opened (``schema.upgrade``): stamped with what it
+                # holds, with the first change this version makes to it.
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             yield db
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
+        self._version = max(self._version, SCHEMA_VERSION)
 
     # -- reading ---------------------------------------------------------------
     def campaign(self) -> StoredCampaign:
@@ -272,8 +280,10 @@ class Store:
     def reveal(self, seed: str, revealed: Mapping[str, Any]) -> None:
         """End the campaign's secrecy: the seed, and what its end reveals besides."""
         with self._transaction() as db:
-            db.execute("UPDATE campaign SET seed_revealed = ?, revealed = ?",
-                       (seed, json.dumps(revealed, sort_keys=True)))
+            changed = db.execute("UPDATE campaign SET seed_revealed = ?, revealed = ?",
+                                 (seed, json.dumps(revealed, sort_keys=True))).rowcount
+            if changed != 1:
+                raise StoreError("the store has no campaign")
 
 
 #: The tables holding the state at the end of the last turn, for the site and the export.

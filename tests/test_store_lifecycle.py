@@ -374,6 +374,47 @@ def immutable(tmp_path: Path) -> Iterator[Callable[[Path], None]]:
             subprocess.run(["chattr", "-i", str(path)], check=False)
 
 
+def test_a_store_from_before_stamps_is_read_unchanged_and_stamped_by_its_next_turn(
+        tmp_path: Path) -> None:
+    """A store made before stores carried their version, lacking nothing, is not
+    written by a command that only reads it (an archivist's checksum of it still
+    holds); the next turn stored stamps it, in the turn's own transaction."""
+    root = _campaign(tmp_path, 1)
+    db = root / "chronicle.sqlite"
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA user_version = 0")
+    con.commit()
+    con.close()
+    before = db.read_bytes()
+    for command in ("export", "status", "check"):
+        assert run(command, root).exit_code in (0, 1), command
+    assert db.read_bytes() == before
+    _next_orders(root)
+    assert run("adjudicate", root).exit_code == 0
+    con = sqlite3.connect(db)
+    try:
+        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert con.execute("SELECT max(number) FROM turns").fetchone()[0] == 2
+    finally:
+        con.close()
+
+
+def test_a_store_from_before_stamps_is_read_while_a_build_holds_it(tmp_path: Path) -> None:
+    """A reader's transaction (a site build's) does not keep a command from reading
+    a store made before stamps: nothing is written to it on opening."""
+    root = _campaign(tmp_path, 1)
+    db = root / "chronicle.sqlite"
+    con = sqlite3.connect(db, isolation_level=None)
+    try:
+        con.execute("PRAGMA user_version = 0")
+        con.execute("BEGIN")
+        con.execute("SELECT count(*) FROM turns").fetchone()  # holds the store, as a build does
+        result = run("export", root)
+        assert result.exit_code == 0, result.output  # not refused as busy
+    finally:
+        con.close()
+
+
 def test_a_read_only_store_from_an_earlier_version_is_still_read(
         tmp_path: Path, immutable: Callable[[Path], None]) -> None:
     """A store made before stores were stamped (``user_version`` 0) but lacking
