@@ -182,12 +182,18 @@ def make_synthetic(folder: Path, people: int = PEOPLE) -> Path:
 
 
 def brought_up_to_date(campaign: Path) -> None:
-    """A store made by an earlier version is brought up to date by the first
-    command that writes it, once in a campaign's life: here, untimed, so that
-    no timed run (each on a copy) does it again."""
-    from chronicle.store import Store
+    """A store made by an earlier version is brought up to date, and stamped
+    with its version, by the first turn stored, once in a campaign's life:
+    here, untimed, so that no timed run (each on a copy) does it again."""
+    import sqlite3
 
-    Store.open(campaign / "chronicle.sqlite").close()
+    from chronicle.store import Store
+    from chronicle.storefile import SCHEMA_VERSION
+
+    Store.open(campaign / "chronicle.sqlite").close()  # adds whatever it lacks
+    with sqlite3.connect(campaign / "chronicle.sqlite") as db:
+        if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def count_people(campaign: Path) -> int:
