@@ -6,8 +6,9 @@ leaves the file exactly as it was at the end of the previous turn.
 
 The store speaks plain ``sqlite3``. The tables are declared once, as SQLModel
 classes (``chronicle.models``), and turned into SQL by ``chronicle.schema``,
-which only a new store, or one made by an earlier version, needs: loading the
-ORM was a quarter of ``chronicle adjudicate``'s time.
+which only a new store, or one made by an earlier version, needs (measured in
+pairs, ``chronicle adjudicate`` of an 11,000-person campaign then took 0.71×
+the time it took through the ORM).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from chronicle.storefile import (  # noqa: F401  # the store's refusals, named h
     StoredEvent,
     StoreError,
     StoreReader,
+    connect,
     dump_snapshot,
     is_busy,
     is_read_only,
@@ -45,21 +47,6 @@ from chronicle.storefile import (  # noqa: F401  # the store's refusals, named h
     store_failure,
     values,
 )
-
-
-def connect(path: Path, *, existing: bool = True) -> sqlite3.Connection:
-    """A connection to the store at ``path``, in autocommit: every transaction
-    is the store's own ``BEGIN``. ``existing``: never make an empty file in
-    place of a store that is not there (``mode=rw``)."""
-    uri = path.absolute().as_uri() + ("?mode=rw" if existing else "")
-    connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT, isolation_level=None)
-    try:
-        connection.execute("PRAGMA foreign_keys=ON")
-        connection.execute("PRAGMA synchronous=FULL")
-    except BaseException:
-        connection.close()
-        raise
-    return connection
 
 
 def copy_store(source: Path, target: Path) -> None:

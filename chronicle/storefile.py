@@ -1,11 +1,11 @@
 """The store file as SQLite sees it: its refusals, its snapshots, and reading it plainly.
 
 Everything here stands on Python's own ``sqlite3``. The tables are declared
-once, as SQLModel classes (``chronicle.models``), and written through them
-(``chronicle.store``); but a command that only reads the store, as
-``chronicle build`` does, reads the columns it needs with plain SQL: measured
-in pairs, a demo-sized build then takes 0.80× the time, and ``check`` and
-``status`` of an 11,000-person campaign half.
+once, as SQLModel classes (``chronicle.models``), which only ``chronicle.schema``
+turns into SQL; a command that only reads the store, as ``chronicle build``
+does, reads the columns it needs here (measured in pairs, a demo-sized build
+then took 0.80× the time, and ``check`` and ``status`` of an 11,000-person
+campaign half), and ``chronicle.store`` writes it.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from adjudicator.state import GameState
 SNAPSHOT_LEVEL = 6
 
 #: The version of the tables' declarations (``chronicle.models``), stamped into
-#: every store this version makes or brings up to date (SQLite's
-#: ``user_version``): a store stamped with it is opened and written without the
-#: ORM. Raise it with any change to the declarations; a test holds it to them
-#: (``chronicle.schema.digest``).
+#: every store this version makes, brings up to date or stores a turn in
+#: (SQLite's ``user_version``): a store stamped with it is opened and written
+#: without the ORM. Raise it with any change to the declarations; a test holds
+#: it to them (``chronicle.schema.digest``).
 SCHEMA_VERSION = 1
 
 # Seconds a command waits for another to finish with the store (a build reading
@@ -273,14 +273,25 @@ def reading_campaign(path: Path) -> Iterator[tuple[StoreReader, StoredCampaign]]
         yield reader, row
 
 
+def connect(path: Path, *, existing: bool = True) -> sqlite3.Connection:
+    """A connection to the store at ``path``, in autocommit: every transaction is
+    its user's own ``BEGIN``, never one the driver opens on its own.
+    ``existing``: a store that is not there is an error, not an empty file
+    made in its place (``mode=rw``; a read-only file is still read)."""
+    uri = path.absolute().as_uri() + ("?mode=rw" if existing else "")
+    connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT, isolation_level=None)
+    try:
+        connection.execute("PRAGMA foreign_keys=ON")
+        connection.execute("PRAGMA synchronous=FULL")
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
 @contextmanager
 def _connected(path: Path) -> Iterator[sqlite3.Connection]:
-    # Autocommit: the transaction is the reader's own ``BEGIN``, and never
-    # one the driver opens on its own. ``mode=rw``: a store that is not
-    # there is an error, not an empty file made in its place (a read-only
-    # file is still read).
-    connection = sqlite3.connect(path.absolute().as_uri() + "?mode=rw", uri=True,
-                                 timeout=BUSY_TIMEOUT, isolation_level=None)
+    connection = connect(path)
     try:
         yield connection
     finally:
