@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 import pickle
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any, ClassVar, NoReturn, Self, TypeVar
@@ -204,6 +205,103 @@ def _sealed(data: Mapping[str, Any]) -> Person:
     return person
 
 
+class LentDead:
+    """Those who died before the turn being played, as the store keeps them.
+
+    A campaign's dead outnumber its living several times over, and no rule
+    acts on them again (``GameState.seal_the_dead``): they are only looked up,
+    by id, name or reference number, and their names stay taken. So a state
+    loaded to play a turn is lent them undecoded: ``texts`` is each one's
+    stored record (JSON, by id), decoded on first use; ``names`` (name -> id)
+    and ``refs`` (reference number -> id, those they held when they died)
+    serve the lookups. The indexes the lookups need beyond these are made on
+    first use.
+    """
+
+    def __init__(self, texts: Mapping[str, str], names: Mapping[str, str],
+                 refs: Mapping[str, str]) -> None:
+        self._texts = texts
+        self.names = names
+        self.refs = refs
+        self._decoded: dict[str, Person] = {}
+        self._folded: dict[str, str] | None = None
+        self._folded_refs: dict[str, tuple[str, ...]] | None = None
+
+    def __contains__(self, pid: object) -> bool:
+        return pid in self._texts
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def get(self, pid: str) -> Person | None:
+        person = self._decoded.get(pid)
+        if person is None:
+            text = self._texts.get(pid)
+            if text is None:
+                return None
+            person = self._decoded[pid] = _sealed(json.loads(text))
+        return person
+
+    def exact(self, token: str) -> str | None:
+        """The id of whoever holds ``token`` as number, name or id, in that order."""
+        pid = self.refs.get(token) or self.names.get(token)
+        return token if pid is None and token in self._texts else pid
+
+    def folded(self, lowered: str) -> str | None:
+        """The id of the first whose id or name is ``lowered`` in small letters."""
+        if self._folded is None:
+            found: dict[str, str] = {}
+            for pid in self._texts:
+                found.setdefault(pid.lower(), pid)
+            for name, pid in self.names.items():
+                found.setdefault(name.lower(), pid)
+            self._folded = found
+        return self._folded.get(lowered)
+
+    def holding_ref_like(self, lowered: str) -> tuple[str, ...]:
+        """The ids of those whose number is ``lowered`` in small letters."""
+        if self._folded_refs is None:
+            found: dict[str, tuple[str, ...]] = {}
+            for ref, pid in self.refs.items():
+                found[ref.lower()] = (*found.get(ref.lower(), ()), pid)
+            self._folded_refs = found
+        return self._folded_refs.get(lowered, ())
+
+
+class People(dict[str, Person]):
+    """A state's persons: a dict of those in play, and the dead it was lent.
+
+    Without ``lent`` it is a plain dict of everyone. With it (a state loaded
+    to play a turn, ``LentDead``), iterating and ``len`` see only those in
+    play (the living, and whoever the turn adds or kills), while ``[]``,
+    ``get`` and ``in`` find the lent dead too: playing a turn costs what its
+    living cost.
+    """
+
+    def __init__(self, entries: Mapping[str, Person] | Iterable[tuple[str, Person]] = (),
+                 lent: LentDead | None = None) -> None:
+        super().__init__(entries)
+        self.lent = lent
+
+    def __missing__(self, pid: str) -> Person:
+        found = self.lent.get(pid) if self.lent is not None else None
+        if found is None:
+            raise KeyError(pid)
+        return found
+
+    def get(self, pid: str, default: Any = None) -> Any:
+        found = super().get(pid)
+        if found is None and self.lent is not None:
+            found = self.lent.get(pid)
+        return default if found is None else found
+
+    def __contains__(self, pid: object) -> bool:
+        return super().__contains__(pid) or (self.lent is not None and pid in self.lent)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (People, (dict(self), self.lent))
+
+
 @dataclass
 class House(_Data):
     """A playing house: a dynasty and the faction it controls."""
@@ -347,7 +445,7 @@ class GameState:
     years_per_turn: int
     turn: int = 0
     houses: dict[str, House] = field(default_factory=dict)
-    persons: dict[str, Person] = field(default_factory=dict)
+    persons: dict[str, Person] = field(default_factory=People)
     marriages: list[Marriage] = field(default_factory=list)
     units: dict[str, Unit] = field(default_factory=dict)
     provinces: dict[str, Province] = field(default_factory=dict)
@@ -420,23 +518,39 @@ class GameState:
         re-checked because a renunciation removes a number without adding anyone.
         """
         exact, folded, _ = self._people_index()
-        pid = exact.get(ref_or_name)
-        if pid is not None:
-            person = self.persons[pid]
-            if ref_or_name in (person.name, person.id) or ref_or_name in person.refs.values():
-                return person
-        pid = folded.get(ref_or_name.lower())
-        if pid is not None:
-            person = self.persons[pid]
-            if ref_or_name.lower() in (person.name.lower(), person.id.lower()):
-                return person
+        lent = self._lent()
+        lowered = ref_or_name.lower()
+        for pid in (exact.get(ref_or_name), lent.exact(ref_or_name) if lent else None):
+            if pid is not None:
+                person = self.persons[pid]
+                if ref_or_name in (person.name, person.id) or ref_or_name in person.refs.values():
+                    return person
+        for pid in (folded.get(lowered), lent.folded(lowered) if lent else None):
+            if pid is not None:
+                person = self.persons[pid]
+                if lowered in (person.name.lower(), person.id.lower()):
+                    return person
         return None
+
+    def every_name(self) -> Iterator[str]:
+        """The name of everyone who ever lived: the lent dead's, then the others'."""
+        lent = self._lent()
+        if lent is not None:
+            yield from lent.names
+        for person in self.persons.values():
+            yield person.name
+
+    def _lent(self) -> LentDead | None:
+        """The dead this state was lent (``People``), if any."""
+        return self.persons.lent if isinstance(self.persons, People) else None
 
     def ref_like(self, token: str) -> str | None:
         """A reference number held now that differs from ``token`` only in case."""
         _, _, refs = self._people_index()
+        lent = self._lent()
         folded = token.lower()
-        return next((ref for pid in refs.get(folded, ()) for ref in self.persons[pid].refs.values()
+        held = refs.get(folded, ()) + (lent.holding_ref_like(folded) if lent else ())
+        return next((ref for pid in held for ref in self.persons[pid].refs.values()
                      if ref.lower() == folded), None)
 
     def _added_since(self, count: int) -> list[Person]:
@@ -538,7 +652,8 @@ class GameState:
             clone: GameState = pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
         finally:
             self.persons = persons
-        clone.persons = {pid: clone.persons.get(pid) or p for pid, p in persons.items()}
+        clone.persons = People(((pid, clone.persons.get(pid) or p) for pid, p in persons.items()),
+                               self._lent())
         # Indexes of strings are as true of the clone as of the original, and
         # building one walks everyone who ever lived: they are copied over.
         for key, value in self.caches.items():
@@ -562,6 +677,8 @@ class GameState:
     def to_dict(self, *, living_only: bool = False) -> dict[str, Any]:
         """Plain data for JSON; ``living_only`` leaves the dead out (the store
         keeps them once, apart)."""
+        if not living_only and self._lent():
+            raise ValueError("a state lent its dead (``People``) holds only the living")
         persons = self.persons.values()
         return {
             "ruleset": self.ruleset,
@@ -586,7 +703,8 @@ class GameState:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameState:
+    def from_dict(cls, data: dict[str, Any], lent: LentDead | None = None) -> GameState:
+        """The state ``data`` holds; ``lent``: the dead it leaves out (``People``)."""
         parts = copy.deepcopy(data.get("extra", {}))
         # Snapshots written before the cursors were a field kept them in ``extra``.
         cursors = data.get("name_cursors", parts.pop("name_cursors", {}))
@@ -596,7 +714,7 @@ class GameState:
             years_per_turn=data.get("years_per_turn", _SNAPSHOT_YEARS_PER_TURN),
             turn=data["turn"],
             houses={h["id"]: House.from_dict(h) for h in data["houses"]},
-            persons={p["id"]: Person.from_dict(p) for p in data["persons"]},
+            persons=People(((p["id"], Person.from_dict(p)) for p in data["persons"]), lent),
             marriages=[Marriage.from_dict(m) for m in data["marriages"]],
             units={u["id"]: Unit.from_dict(u) for u in data["units"]},
             provinces={p["id"]: Province.from_dict(p) for p in data["provinces"]},

@@ -127,7 +127,7 @@ def read_store(campaign: Campaign) -> Iterator[StoreReader]:
 def current_state(campaign: Campaign, ruleset: Ruleset) -> GameState:
     if campaign.store_path.exists():
         with read_store(campaign) as reader:
-            return reader.state()
+            return reader.state_to_play()
     return initial_state(campaign, ruleset)
 
 
@@ -230,7 +230,7 @@ def adjudicate(campaign: Campaign, *, state: GameState | None = None,
             with _opened(campaign, ruleset) as store:
                 refuse_if_ended(store)
                 if state is None or state.turn != store.last_turn():
-                    state = store.state()
+                    state = store.state_to_play()
                 outcome = resolve_next(campaign, ruleset, state, allow_empty=allow_empty)
                 # A reports folder leading elsewhere is refused before anything is stored.
                 check_folder_inside(campaign.root, campaign.reports_dir(outcome.turn))
@@ -479,7 +479,7 @@ def preview(campaign: Campaign) -> TurnOutcome:
             store = Store.open(Path(tmp) / "preview.sqlite", ruleset)
             try:
                 refuse_if_ended(store)
-                state = store.state()
+                state = store.state_to_play()
             finally:
                 store.close()
         else:

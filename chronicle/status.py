@@ -57,7 +57,7 @@ def campaign_status(campaign: Campaign, say: Say = as_written) -> Status:
     over = None
     if campaign.store_path.exists():
         with runner.read_store(campaign) as reader:
-            state = reader.state()
+            state = reader.state_to_play()
             nmr = reader.defaulted_counts()
             row = reader.campaign()
             if row is not None and row.seed_revealed is not None:

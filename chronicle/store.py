@@ -174,6 +174,10 @@ class Store:
         """The state at the end of ``turn`` (default: the last), turn 0 = the start."""
         return self._read.state(turn)
 
+    def state_to_play(self) -> GameState:
+        """The last turn's state, its dead lent (``StoreReader.state_to_play``)."""
+        return self._read.state_to_play()
+
     def events(self, *, public_only: bool = True) -> list[StoredEvent]:
         return self._read.events(public_only=public_only)
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adjudicator.state import GameState
+from adjudicator.state import GameState, LentDead
 
 SNAPSHOT_LEVEL = 6
 
@@ -209,6 +209,27 @@ class StoreReader:
             return load_snapshot(campaign.initial)
         archived = self.rows("SELECT data FROM archive WHERE turn <= ?", turn)
         return load_snapshot(self.snapshot(turn), (data for (data,) in archived))
+
+    def state_to_play(self) -> GameState:
+        """The state at the end of the last turn, to play the next one from.
+
+        Its living are decoded; its dead are lent (``adjudicator.state.People``):
+        their stored records, and their names and numbers read from the tables,
+        so that a turn's cost follows the living, not everyone who ever lived.
+        """
+        last = self.last_turn()
+        if last is None:
+            return self.state(0)
+        turn = last[0]
+        texts = dict(self.rows("SELECT person, data FROM archive WHERE turn <= ?", turn))
+        # The tables hold everyone as they were last: the dead, as they died.
+        names = dict(self.rows("SELECT p.name, p.id FROM persons p "
+                               "JOIN archive a ON a.person = p.id"))
+        refs = dict(self.rows("SELECT c.ref, c.person FROM claims c "
+                              "JOIN archive a ON a.person = c.person "
+                              "WHERE c.renounced_turn IS NULL"))
+        data = json.loads(zlib.decompress(self.snapshot(turn)))
+        return GameState.from_dict(data, LentDead(texts, names, refs))
 
     def events(self, *, public_only: bool = True) -> list[StoredEvent]:
         """The stored events in order (the public ones only, by default)."""

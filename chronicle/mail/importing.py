@@ -173,7 +173,7 @@ def _open_state(campaign: Campaign, ruleset: Any) -> Any:
         store = runner.open_store(campaign, ruleset)
         try:
             runner.refuse_if_ended(store, "no more orders can be imported")
-            state = store.state()
+            state = store.state_to_play()
         finally:
             store.close()
     else:

@@ -48,7 +48,7 @@ def plan_reports(campaign: Campaign, contacts: Contacts,
         turn = store.last_turn()
         if turn == 0:
             return [], []
-        state = store.state()
+        state = store.state_to_play()
         identity = runner.reports_identity(store, turn)
     finally:
         store.close()

@@ -39,6 +39,10 @@ _TABLE = str.maketrans(_LOOK_ALIKES)
 
 def name_key(name: str) -> str:
     """The skeleton that two names share when they look alike (or differ in case)."""
+    if name.isascii() and name.isprintable():
+        # No look-alike, hidden or compatibility character is ASCII: only case
+        # is left, and the key of every name in the chronicle is made per turn.
+        return name.lower()
     text = unicodedata.normalize("NFKC", name)
     text = "".join(ch for ch in text if not hidden(ch))
     # Mapped before and after folding: a capital's small letter may be the look-alike.

@@ -64,8 +64,8 @@ def used_names(state: GameState) -> dict[str, str]:
     used = state.caches.get("used_names")
     if not isinstance(used, dict):
         used = {}
-        for p in state.persons.values():
-            used.setdefault(name_key(p.name), p.name)
+        for name in state.every_name():
+            used.setdefault(name_key(name), name)
         state.caches["used_names"] = used
     return used
 
