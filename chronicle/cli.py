@@ -232,8 +232,11 @@ def _summary(camp: Any, outcome: Any) -> None:
     if result.defaulted:
         click.echo("  " + _("defaults applied for: %(houses)s",
                             houses=", ".join(result.defaulted)))
-    names = camp.descriptor.local_names(camp.spec, camp.language)
-    for text in plain_sentences(state, result.events, camp.language, names):
+    told = outcome.told
+    if told is None:  # no reports were written (a preview)
+        told = plain_sentences(state, result.events, camp.language,
+                               camp.descriptor.local_names(camp.spec, camp.language))
+    for text in told:
         click.echo(f"  {text}")
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from adjudicator.rulesets.base import TurnResult
 from adjudicator.state import GameState
@@ -16,3 +16,6 @@ class TurnOutcome:
     previous: GameState
     result: TurnResult
     orders: TurnOrders
+    #: The turn's public events as plain sentences, kept by the reports that told
+    #: them, for the terminal's summary (told once, not twice).
+    told: list[str] | None = field(default=None, repr=False)

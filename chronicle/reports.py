@@ -130,6 +130,7 @@ def write_reports(campaign: Campaign, ruleset: Ruleset, outcome: TurnOutcome) ->
         for house in sorted(outcome.previous.houses)}
     texts["arbiter.md"] = arbiter_report(state, outcome, campaign.descriptor, chronicle, _,
                                          say)
+    outcome.told = teller.plain()
     written = []
     for name, text in texts.items():
         write_inside(campaign.root, folder / name, text)

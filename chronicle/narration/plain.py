@@ -187,8 +187,15 @@ class ReportTeller:
         self.entries = [_entry(state, seq, e) for seq, e in enumerate(self.events, start=1)]
 
     def chronicle(self) -> list[str]:
+        return [markdown(text, self.base) for text in self._told()]
+
+    def plain(self) -> list[str]:
+        """The chronicle as ``plain_sentences`` gives it (the terminal's text)."""
+        return [_text(str(text)) for text in self._told()]
+
+    def _told(self) -> list[Markup]:
         told = (self.narrator.sentence(entry, ROOT) for entry in self.entries)
-        return [markdown(text, self.base) for text in told if text is not None]
+        return [text for text in told if text is not None]
 
     def for_house(self, house: str) -> list[str]:
         """What the turn did to ``house``, in its own words ("You paid..."), in order."""
