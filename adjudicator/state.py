@@ -14,7 +14,7 @@ import itertools
 import json
 import pickle
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any, ClassVar, NoReturn, Self, TypeVar
@@ -212,17 +212,21 @@ class LentDead:
     acts on them again (``GameState.seal_the_dead``): they are only looked up,
     by id, name or reference number, and their names stay taken. So a state
     loaded to play a turn is lent them undecoded: ``texts`` is each one's
-    stored record (JSON, by id), decoded on first use; ``names`` (name -> id)
-    and ``refs`` (reference number -> id, those they held when they died)
-    serve the lookups. The indexes the lookups need beyond these are made on
-    first use.
+    stored record (JSON, by id), decoded on first use; ``people`` (id, name,
+    ``seq``) and ``refs`` (reference number, id: those they held when they
+    died), both in their order of appearance, serve the lookups, which find
+    whom a state holding everyone would find (``GameState.find_person``).
     """
 
-    def __init__(self, texts: Mapping[str, str], names: Mapping[str, str],
-                 refs: Mapping[str, str]) -> None:
+    def __init__(self, texts: Mapping[str, str], people: Sequence[tuple[str, str, int]],
+                 refs: Sequence[tuple[str, str]]) -> None:
         self._texts = texts
-        self.names = names
-        self.refs = refs
+        self._people = people
+        self._ref_rows = refs
+        self.seq = {pid: seq for pid, _name, seq in people}
+        # Of two bearing one name or number, the later is meant (``_people_index``).
+        self.names = {name: pid for pid, name, _seq in people}
+        self.refs = dict(refs)
         self._decoded: dict[str, Person] = {}
         self._folded: dict[str, str] | None = None
         self._folded_refs: dict[str, tuple[str, ...]] | None = None
@@ -242,27 +246,31 @@ class LentDead:
             person = self._decoded[pid] = _sealed(json.loads(text))
         return person
 
-    def exact(self, token: str) -> str | None:
-        """The id of whoever holds ``token`` as number, name or id, in that order."""
-        pid = self.refs.get(token) or self.names.get(token)
-        return token if pid is None and token in self._texts else pid
+    def exact(self, token: str) -> tuple[str | None, bool]:
+        """Who bears ``token`` as a number or name (the later of two), else whose id
+        it is; and whether it is a number or name."""
+        by_ref, by_name = self.refs.get(token), self.names.get(token)
+        if by_ref is not None and by_name is not None:
+            return max(by_ref, by_name, key=self.seq.__getitem__), True
+        if by_ref is not None or by_name is not None:
+            return by_ref or by_name, True
+        return (token, False) if token in self._texts else (None, False)
 
     def folded(self, lowered: str) -> str | None:
-        """The id of the first whose id or name is ``lowered`` in small letters."""
+        """The first whose id or name is ``lowered`` in small letters."""
         if self._folded is None:
             found: dict[str, str] = {}
-            for pid in self._texts:
+            for pid, name, _seq in self._people:
                 found.setdefault(pid.lower(), pid)
-            for name, pid in self.names.items():
                 found.setdefault(name.lower(), pid)
             self._folded = found
         return self._folded.get(lowered)
 
     def holding_ref_like(self, lowered: str) -> tuple[str, ...]:
-        """The ids of those whose number is ``lowered`` in small letters."""
+        """Those whose number is ``lowered`` in small letters, in order of appearance."""
         if self._folded_refs is None:
             found: dict[str, tuple[str, ...]] = {}
-            for ref, pid in self.refs.items():
+            for ref, pid in self._ref_rows:
                 found[ref.lower()] = (*found.get(ref.lower(), ()), pid)
             self._folded_refs = found
         return self._folded_refs.get(lowered, ())
@@ -519,24 +527,45 @@ class GameState:
         """
         exact, folded, _ = self._people_index()
         lent = self._lent()
+        pid = exact.get(ref_or_name)
+        if lent is not None:
+            pid = self._exact_with(lent, pid, ref_or_name)
+        if pid is not None:
+            person = self.persons[pid]
+            if ref_or_name in (person.name, person.id) or ref_or_name in person.refs.values():
+                return person
         lowered = ref_or_name.lower()
-        for pid in (exact.get(ref_or_name), lent.exact(ref_or_name) if lent else None):
-            if pid is not None:
-                person = self.persons[pid]
-                if ref_or_name in (person.name, person.id) or ref_or_name in person.refs.values():
-                    return person
-        for pid in (folded.get(lowered), lent.folded(lowered) if lent else None):
-            if pid is not None:
-                person = self.persons[pid]
-                if lowered in (person.name.lower(), person.id.lower()):
-                    return person
+        pid = folded.get(lowered)
+        if lent is not None:
+            dead = lent.folded(lowered)
+            if dead is not None and (pid is None or lent.seq[dead] < self.persons[pid].seq):
+                pid = dead
+        if pid is not None:
+            person = self.persons[pid]
+            if lowered in (person.name.lower(), person.id.lower()):
+                return person
         return None
+
+    def _exact_with(self, lent: LentDead, pid: str | None, token: str) -> str | None:
+        """Who ``token`` names exactly among the living (``pid``) and the lent dead,
+        as the index of everyone would have it: the later of two bearing it as
+        a number or name, else the one whose id it is."""
+        dead, dead_bears = lent.exact(token)
+        if dead is None or pid is None:
+            return pid or dead
+        person = self.persons[pid]
+        # An entry that is neither name, number nor id is a number given up since.
+        bears = token != person.id or token == person.name or token in person.refs.values()
+        if bears and dead_bears:
+            return pid if person.seq > lent.seq[dead] else dead
+        return pid if bears or not dead_bears else dead
 
     def every_name(self) -> Iterator[str]:
         """The name of everyone who ever lived: the lent dead's, then the others'."""
         lent = self._lent()
         if lent is not None:
-            yield from lent.names
+            for _pid, name, _seq in lent._people:
+                yield name
         for person in self.persons.values():
             yield person.name
 
@@ -549,7 +578,14 @@ class GameState:
         _, _, refs = self._people_index()
         lent = self._lent()
         folded = token.lower()
-        held = refs.get(folded, ()) + (lent.holding_ref_like(folded) if lent else ())
+        held = refs.get(folded, ())
+        if lent is not None:
+            dead = lent.holding_ref_like(folded)
+            if dead:
+                # In order of appearance, as the index of everyone holds them.
+                seq = {**{pid: self.persons[pid].seq for pid in held},
+                       **{pid: lent.seq[pid] for pid in dead}}
+                held = tuple(sorted({*held, *dead}, key=seq.__getitem__))
         return next((ref for pid in held for ref in self.persons[pid].refs.values()
                      if ref.lower() == folded), None)
 

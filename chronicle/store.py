@@ -277,7 +277,9 @@ class Store:
                 raise StoreError("the store has no campaign")
 
 
-#: The tables holding the state at the end of the last turn, for the site and the export.
+#: The tables holding the state at the end of the last turn, for the site and the export;
+#: the next turn is played with the names and numbers of the dead they hold
+#: (``StoreReader.state_to_play``).
 _TABLES = ("houses", "persons", "marriages", "claims", "units", "provinces")
 
 

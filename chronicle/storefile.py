@@ -223,13 +223,14 @@ class StoreReader:
         turn = last[0]
         texts = dict(self.rows("SELECT person, data FROM archive WHERE turn <= ?", turn))
         # The tables hold everyone as they were last: the dead, as they died.
-        names = dict(self.rows("SELECT p.name, p.id FROM persons p "
-                               "JOIN archive a ON a.person = p.id"))
-        refs = dict(self.rows("SELECT c.ref, c.person FROM claims c "
-                              "JOIN archive a ON a.person = c.person "
-                              "WHERE c.renounced_turn IS NULL"))
+        people = self.rows("SELECT p.id, p.name, p.seq FROM persons p "
+                           "JOIN archive a ON a.person = p.id ORDER BY p.seq")
+        refs = self.rows("SELECT c.ref, c.person FROM claims c "
+                         "JOIN persons p ON p.id = c.person "
+                         "JOIN archive a ON a.person = c.person "
+                         "WHERE c.renounced_turn IS NULL ORDER BY p.seq")
         data = json.loads(zlib.decompress(self.snapshot(turn)))
-        return GameState.from_dict(data, LentDead(texts, names, refs))
+        return GameState.from_dict(data, LentDead(texts, people, refs))
 
     def events(self, *, public_only: bool = True) -> list[StoredEvent]:
         """The stored events in order (the public ones only, by default)."""

@@ -43,11 +43,27 @@ LOUIS = Person(id="louis", name="Louis", sex=Sex.MALE, born=1200, dynasty="engla
 
 def lending(state: GameState, *dead: Person) -> GameState:
     """``state`` as the store gives it to play a turn from, lent ``dead``."""
-    texts = {p.id: json.dumps(p.to_dict()) for p in dead}
-    names = {p.name: p.id for p in dead}
-    refs = {ref: p.id for p in dead for ref in p.refs.values()}
+    ordered = sorted(dead, key=lambda p: p.seq)
+    texts = {p.id: json.dumps(p.to_dict()) for p in ordered}
+    people = [(p.id, p.name, p.seq) for p in ordered]
+    refs = [(ref, p.id) for p in ordered for ref in p.refs.values()]
     return GameState.from_dict(json.loads(json.dumps(state.to_dict())),
-                               LentDead(texts, names, refs))
+                               LentDead(texts, people, refs))
+
+
+def whole(state: GameState, *dead: Person) -> GameState:
+    """``state`` holding ``dead`` too, everyone in order of appearance."""
+    everyone = state.copy()
+    people = sorted([*everyone.persons.values(), *dead], key=lambda p: p.seq)
+    everyone.persons.clear()
+    everyone.persons.update((p.id, p) for p in people)
+    return everyone
+
+
+def _person(pid: str, name: str, seq: int, *, died: int | None = None,
+            refs: dict[str, str] | None = None) -> Person:
+    return Person(id=pid, name=name, sex=Sex.MALE, born=1250, dynasty="england", seq=seq,
+                  died=died, death_cause="natural" if died else None, refs=refs or {})
 
 
 def _england(**names: list[str]):  # type: ignore[no-untyped-def]
@@ -92,6 +108,47 @@ def test_a1_the_lent_dead_are_found_by_id_name_and_number() -> None:
     assert state.persons.get("nobody") is None and "nobody" not in state.persons
     with pytest.raises(KeyError):
         state.persons["nobody"]
+
+
+CLASHES = {
+    # A name folded like an older dead man's id: the first in order of appearance.
+    "folded": [_person("jean-baptiste", "Jean Baptiste", 50, died=1290),
+               _person("jean-baptiste-2", "Jean-Baptiste", 60)],
+    # A dead man's name that is a living man's id: a name beats an id.
+    "name over id": [_person("jean-baptiste", "Jean Baptiste", 50),
+                     _person("jean-baptiste-2", "jean-baptiste", 60, died=1290)],
+    # One number told apart by case only (A3): the older is suggested first.
+    "case of a number": [_person("tenth", "Tenth Son", 40, died=1290, refs={"england": "E1A00"}),
+                         _person("first", "First Daughter", 70, refs={"england": "E1a00"})],
+    # One number borne by two, living and dead: the later is meant.
+    "number, dead later": [_person("old", "Old Man", 40, refs={"england": "E8000"}),
+                           _person("young", "Young Man", 80, died=1290,
+                                   refs={"england": "E8000"})],
+    "number, living later": [_person("old", "Old Man", 40, died=1290,
+                                     refs={"england": "E8000"}),
+                             _person("young", "Young Man", 80, refs={"england": "E8000"})],
+}
+
+
+@pytest.mark.parametrize("case", sorted(CLASHES))
+def test_a1_the_lent_dead_are_found_as_a_state_of_everyone_finds_them(case: str) -> None:
+    """A1: "A person has an id, a name that is unique in the campaign". Where a living
+    and a dead person's id, name or number clash, the state lent its dead finds whom
+    the state holding everyone finds, so that a turn replayed from the whole state
+    (``chronicle reports``, ``verify``) is the turn played."""
+    h, people, units = royal_family("england", "E")
+    _, state = build(spec_of([h], people, units))
+    living = [p for p in CLASHES[case] if p.died is None]
+    dead = [p for p in CLASHES[case] if p.died is not None]
+    base = whole(state, *living)
+    lent, everyone = lending(base, *dead), whole(base, *dead)
+    tokens = {t for p in CLASHES[case] for t in (
+        p.id, p.name, p.name.upper(), p.name.lower(), *p.refs.values(),
+        *(r.swapcase() for r in p.refs.values()))}
+    for token in sorted(tokens):
+        found, expected = lent.find_person(token), everyone.find_person(token)
+        assert (found and found.id) == (expected and expected.id), token
+        assert lent.ref_like(token) == everyone.ref_like(token), token
 
 
 def test_a_state_lent_its_dead_refuses_to_be_dumped_whole() -> None:
