@@ -11,6 +11,7 @@ written with plain ``sqlite3`` (``chronicle.store``) and the ORM is never loaded
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
@@ -18,7 +19,7 @@ from sqlalchemy.schema import CreateIndex, CreateTable, Table
 from sqlmodel import SQLModel
 
 import chronicle.models  # noqa: F401  # declares the tables in SQLModel's metadata
-from chronicle.storefile import SCHEMA_VERSION, StoreError
+from chronicle.storefile import SCHEMA_VERSION, StoreError, load_snapshot
 
 _DIALECT = sqlite_dialect()
 
@@ -71,8 +72,11 @@ def upgrade(connection: sqlite3.Connection) -> None:
         # brought it up to date meanwhile.
         (version,), = connection.execute("PRAGMA user_version").fetchall()
         if version < SCHEMA_VERSION:
+            archived = _tables(connection) >= {"archive"}
             for statement in _missing(connection):
                 connection.execute(statement)
+            if not archived:
+                _archive_the_dead(connection)
             connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         connection.execute("COMMIT")
     except BaseException:
@@ -81,10 +85,33 @@ def upgrade(connection: sqlite3.Connection) -> None:
         raise
 
 
+def _tables(connection: sqlite3.Connection) -> set[str]:
+    return {name for (name,) in connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def _archive_the_dead(connection: sqlite3.Connection) -> None:
+    """Archive the dead of a store from before the dead were archived apart.
+
+    Its snapshots hold everyone, the dead with the living; the snapshots this
+    version writes hold the living only, and the dead only once, in the
+    archive. Without the last turn's dead archived, the next turn stored would
+    leave them out of every later state.
+    """
+    last = connection.execute(
+        "SELECT number, snapshot FROM turns ORDER BY number DESC LIMIT 1").fetchone()
+    if last is None:
+        return  # no turn yet: nobody has died
+    turn, snapshot = last
+    dead = [p for p in load_snapshot(bytes(snapshot)).persons.values() if p.died is not None]
+    connection.executemany("INSERT INTO archive (person, turn, data) VALUES (?, ?, ?)",
+                           [(p.id, turn, json.dumps(p.to_dict(), sort_keys=True))
+                            for p in dead])
+
+
 def _missing(connection: sqlite3.Connection) -> list[str]:
     """The statements that add what the store lacks of the tables declared."""
-    present = {name for (name,) in connection.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    present = _tables(connection)
     if "campaign" not in present:
         raise StoreError("no campaign table")
     columns = {name: {row[1] for row in connection.execute(f'PRAGMA table_info("{name}")')}

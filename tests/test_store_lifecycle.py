@@ -27,7 +27,7 @@ from chronicle import runner
 from chronicle.campaign import load_campaign
 from chronicle.players.dynasty import dynasty_order_file
 from chronicle.store import Store, StoreError
-from chronicle.storefile import SCHEMA_VERSION
+from chronicle.storefile import SCHEMA_VERSION, dump_snapshot
 
 PAUSE_BEFORE_COMMIT = """
 import sys, time
@@ -288,6 +288,43 @@ def test_a_store_made_before_a_column_existed_is_brought_up_to_date(tmp_path: Pa
     assert version == SCHEMA_VERSION  # brought up to date once, then opened plainly
     write_orders(root, 3, "england", "house england\n# nothing this time\n")
     assert run("adjudicate", root, "--yes").exit_code == 0
+
+
+def test_a_store_from_before_the_archive_keeps_its_dead_through_its_next_turn(
+        tmp_path: Path) -> None:
+    """DESIGN.md "Determinism and secrecy": nothing stored is lost. A store made
+    before the dead were archived apart kept them in every snapshot; brought up
+    to date, it archives its last turn's dead, so that its next turn, whose
+    snapshot holds only the living, loses nobody, and its earlier turns read as
+    they did."""
+    root = _campaign(tmp_path, 8)
+    camp = load_campaign(root)
+    store = Store.open(camp.store_path)
+    try:
+        states = {t: store.state(t) for t in range(1, store.last_turn() + 1)}
+    finally:
+        store.close()
+    last = states[max(states)]
+    assert any(p.died is not None for p in last.persons.values())
+    con = sqlite3.connect(camp.store_path)
+    for turn, state in states.items():
+        con.execute("UPDATE turns SET snapshot = ? WHERE number = ?",
+                    (dump_snapshot(state), turn))
+    con.execute("DROP TABLE archive")
+    con.execute("PRAGMA user_version = 0")
+    con.commit()
+    con.close()
+    _next_orders(root)
+    runner.adjudicate(load_campaign(root))
+    store = Store.open(camp.store_path)
+    try:
+        after, earlier = store.state(), {t: store.state(t) for t in states}
+    finally:
+        store.close()
+    assert after.turn == last.turn + 1
+    assert set(last.persons) <= set(after.persons)
+    for turn, state in states.items():
+        assert dump_snapshot(earlier[turn]) == dump_snapshot(state), turn
 
 
 def test_a_stored_turn_s_reports_come_from_the_store_not_from_today_s_folder(
