@@ -292,11 +292,11 @@ def test_a_store_made_before_a_column_existed_is_brought_up_to_date(tmp_path: Pa
 
 def test_a_store_from_before_the_archive_keeps_its_dead_through_its_next_turn(
         tmp_path: Path) -> None:
-    """DESIGN.md "Determinism and secrecy": nothing stored is lost. A store made
-    before the dead were archived apart kept them in every snapshot; brought up
-    to date, it archives its last turn's dead, so that its next turn, whose
-    snapshot holds only the living, loses nobody, and its earlier turns read as
-    they did."""
+    """DESIGN.md, JSON export: the export "is the state at the end of the last
+    adjudicated turn", everyone who ever lived in it. A store made before the dead
+    were archived apart kept them in every snapshot; brought up to date, it
+    archives its last turn's dead, so that its next turn, whose snapshot holds
+    only the living, loses nobody, and its earlier turns read as they did."""
     root = _campaign(tmp_path, 8)
     camp = load_campaign(root)
     store = Store.open(camp.store_path)
