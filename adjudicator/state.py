@@ -256,6 +256,10 @@ class LentDead:
             return by_ref or by_name, True
         return (token, False) if token in self._texts else (None, False)
 
+    def every_name(self) -> Iterator[str]:
+        """Their names, in order of appearance."""
+        return (name for _pid, name, _seq in self._people)
+
     def folded(self, lowered: str) -> str | None:
         """The first whose id or name is ``lowered`` in small letters."""
         if self._folded is None:
@@ -564,8 +568,7 @@ class GameState:
         """The name of everyone who ever lived: the lent dead's, then the others'."""
         lent = self._lent()
         if lent is not None:
-            for _pid, name, _seq in lent._people:
-                yield name
+            yield from lent.every_name()
         for person in self.persons.values():
             yield person.name
 
