@@ -13,7 +13,7 @@ import re
 import shutil
 import sys
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -31,6 +31,7 @@ from chronicle.publish.genealogy import (
     render_genealogies,
     render_svg,
 )
+from chronicle.publish.svgsafe import unsafe
 
 SVG = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}"
@@ -435,6 +436,61 @@ def test_item_6_a_new_turn_lays_out_only_the_parts_that_changed(tmp_path: Path) 
         m for p in second.parts if p.filename in changed for m in p.members)
 
 
+def test_item_6_a_death_writes_its_year_into_the_layout_it_had(tmp_path: Path) -> None:
+    """Issue 15: "diagram layouts reused"; the tree's conventions (genealogy module):
+    "the dead have a dashed border and a † year; the living a solid one". A death
+    lays nothing out again: its part keeps its plan and its layout, and shows
+    the † year (in the box and its tooltip), the dashed border and the class."""
+    people, marriages = dynasty(400)
+    calls: list[str] = []
+
+    def counting(dot: str) -> str:
+        calls.append(dot)
+        return render_svg(dot)
+
+    first = render_genealogies(people, marriages, HOUSES, lambda pid: None,
+                               cache_dir=tmp_path, render=counting)
+    calls.clear()
+    who = next(p for p in reversed(people) if p.dynasty == "england" and p.died is None)
+    dead = replace(who, died=who.born + 41)
+    second = render_genealogies([dead if p is who else p for p in people], marriages, HOUSES,
+                                lambda pid: None, cache_dir=tmp_path, render=counting)
+    assert calls == []
+    assert first.parts == second.parts
+    changed = [p.filename for p in second.parts
+               if second.svgs[p.filename] != first.svgs[p.filename]]
+    assert changed and all(who.id in p.members for p in second.parts if p.filename in changed)
+    for name in changed:
+        box = ET.fromstring(second.svgs[name]).find(
+            f".//{SVG}g[@id='{node_id('p_', who.id)}']")
+        assert box is not None
+        assert (box.get("class") or "").split()[:3] == ["node", "person", "dead"]
+        texts = [t.text for t in box.iter(f"{SVG}text")]
+        assert texts[-1] == f"*{who.born} †{who.born + 41}"
+        anchor = next(box.iter(f"{SVG}a"))
+        assert anchor.get(f"{XLINK}title", "").endswith(f"*{who.born} †{who.born + 41}")
+        outline = next(box.iter(f"{SVG}path"))
+        assert outline.get("stroke-dasharray") == "5,2"
+    # And the living, the other way: no † at all, a solid border.
+    living = ET.fromstring(first.svgs[changed[0]]).find(
+        f".//{SVG}g[@id='{node_id('p_', who.id)}']")
+    assert living is not None and "living" in (living.get("class") or "").split()
+    assert [t.text for t in living.iter(f"{SVG}text")][-1] == f"*{who.born}"
+    assert next(living.iter(f"{SVG}path")).get("stroke-dasharray") is None
+
+
+def test_item_6_what_is_written_into_a_layout_is_escaped() -> None:
+    """The years and tooltips written into a laid-out part (``fill_lives``) keep a
+    checked drawing safe, whatever the names hold."""
+    hostile = 'Eve" onload="alert(1)<script>&'
+    people = [TreePerson("E0", hostile, "M", 1200, 1250, "england", refs={"england": "E0"}),
+              TreePerson("E1", "Abel", "M", 1230, None, "england", "E0", None,
+                         refs={"england": "E1000"})]
+    svg = render_genealogies(people, [], HOUSES, lambda pid: None).svgs["england.svg"]
+    assert unsafe(svg) is None
+    assert "<script" not in svg and 'onload="' not in svg
+
+
 def dynasty(size: int) -> tuple[list[TreePerson], list[TreeMarriage]]:
     """A dynasty whose men marry, some twice, and have two to four children."""
     people = [TreePerson("E0", "Founder", "M", 1200, 1250, "england", refs={"england": "E0"})]
@@ -483,12 +539,20 @@ def _content(svg: str) -> tuple[list[tuple[str, ...]], list[str]]:
     return sorted(boxes), sorted(lines)
 
 
+def _laid_out(svg: str) -> tuple[list[tuple[str, ...]], list[str]]:
+    """What a drawing's layout depends on: ``_content`` but the years and tooltips,
+    which ``fill_lives`` writes into a layout whatever it was laid out for."""
+    boxes, lines = _content(svg)
+    return [box[:-2] for box in boxes], lines
+
+
 def test_item_6_a_campaigns_next_turn_lays_out_only_the_parts_that_changed(
         synthetic_site: Path, tmp_path: Path) -> None:
     """Issue 16, 6: "The diagrams' layout cache must keep working across turns": the
-    synthetic campaign played one more turn lays a part out again only where what
-    it shows changed (a birth, a death, a marriage, a part cut otherwise), and no
-    part is renamed because others changed."""
+    synthetic campaign played one more turn lays a part out again only where its
+    layout changed (a birth, a marriage, a part cut otherwise; issue 15: not a
+    death, which only writes a year into the layout), and no part is renamed
+    because others changed."""
     campaign = synthetic_site.parent / "synthetic"
     cache = campaign / ".cache" / "graphviz"
     before = {p.name for p in cache.glob("*.svg")}
@@ -498,8 +562,11 @@ def test_item_6_a_campaigns_next_turn_lays_out_only_the_parts_that_changed(
     new = part_svgs(tmp_path / "site")
     laid_out = {p.name for p in cache.glob("*.svg")} - before
     changed = {name for name, svg in new.items() if old.get(name) != svg}
-    assert len(laid_out) == len(changed)
-    assert 0 < len(changed) < len(new)
+    moved = {name for name in changed
+             if name not in old or _laid_out(old[name]) != _laid_out(new[name])}
+    assert len(laid_out) == len(moved)
+    # Parts where someone died and nothing else changed: drawn anew, not laid out.
+    assert 0 < len(moved) < len(changed) < len(new)
     needless = [name for name in changed & old.keys() if _content(old[name]) == _content(new[name])]
     assert needless == []
     # Parts keep their names: most of the last turn's are still there.

@@ -67,10 +67,11 @@ import pygraphviz  # type: ignore[import-untyped]
 from chronicle.publish import executor
 from chronicle.publish.cache import RenderCache, Renderer, render_cached
 from chronicle.publish.dot_engine import engine
+from chronicle.publish.svgsafe import CheckedSvg
 
 NEUTRAL_FILL = "#eeeeee"
 NEUTRAL_BORDER = "#777777"
-RENDER_VERSION = "genealogy-svg-3"  # bump when render_svg's output changes
+RENDER_VERSION = "genealogy-svg-4"  # bump when render_svg's output changes
 DEFAULT_MAX_MEMBERS = 60
 
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
@@ -210,6 +211,13 @@ def tint(colour: str, amount: float = 0.78) -> str:
 
 def years(person: TreePerson) -> str:
     return f"*{person.born}" + (f" †{person.died}" if person.died is not None else "")
+
+
+def years_slot(person: TreePerson) -> str:
+    """The years line as planned and laid out: a death year's room is kept for the
+    living too (digits are all one width), so a death changes what a box says and
+    never its size, and the part keeps its layout (``fill_lives`` writes the years)."""
+    return f"*{person.born} †{'0' * max(4, len(str(person.born)))}"
 
 
 # -- the family graph ----------------------------------------------------------
@@ -352,7 +360,7 @@ def _label_lines(person: TreePerson, dynasty: str) -> list[tuple[str, bool]]:
     refs = person.diagram_refs(dynasty)
     if refs:
         lines.append((clean_text(" · ".join(refs)), False))
-    lines.append((years(person), False))
+    lines.append((years_slot(person), False))
     return lines
 
 
@@ -558,7 +566,7 @@ def _box_colours(colour: str | None) -> tuple[str, str]:
     return dot_string(tint(safe) if safe else NEUTRAL_FILL), dot_string(safe or NEUTRAL_BORDER)
 
 
-_STYLE = {True: dot_string("rounded,filled,dashed"), False: dot_string("rounded,filled")}
+_STYLE = dot_string("rounded,filled")
 
 
 def _person_node(
@@ -571,17 +579,17 @@ def _person_node(
              for index, (text, bold) in enumerate(_label_lines(person, dynasty))]
     label = "<" + '<BR ALIGN="CENTER"/>'.join(lines) + ">"
     refs = person.diagram_refs(dynasty)
-    classes = ["person", "dead" if person.died is not None else "living"]
+    # Whatever a death changes (the † year, the dashed border, the class, the
+    # tooltip) is written by ``fill_lives`` after the layout, not laid out.
+    classes = ["person"]
     node = node_id("p_", person.id)
     attrs = {
         "id": node,
         "label": label,
-        "style": _STYLE[person.died is not None],
+        "style": _STYLE,
         "fillcolor": fill,
         "color": border,
-        "tooltip": dot_string(
-            " ".join([clean_text(person.name), *(f"({r})" for r in refs[:1]), years(person)])
-        ),
+        "tooltip": dot_string(_tooltip(person, refs)),
     }
     if person.ruler or person.was_ruler:
         attrs["penwidth"] = "3"
@@ -594,6 +602,10 @@ def _person_node(
         attrs["URL"] = dot_string(_url(url))
         attrs["target"] = '"_top"'
     return f"{node} [{_attrs(attrs)}];"
+
+
+def _tooltip(person: TreePerson, refs: list[str]) -> str:
+    return " ".join([clean_text(person.name), *(f"({r})" for r in refs[:1])])
 
 
 def _url(url: str) -> str:
@@ -954,6 +966,54 @@ def render_svg(dot: str) -> str:
     return svg if svg.endswith("\n") else svg + "\n"
 
 
+# A person's node as Graphviz writes it: up to the next top-level element (an
+# element of the graph starts a line with ``<g id=``; the node's own link
+# group is ``a_``-prefixed), or the graph's end.
+_PERSON_NODE = re.compile(r'<g id="(p_[0-9A-Za-z_]+)" class="node person(.*?)'
+                          r'(?=\n<g id="(?!a_)|\n</g>\n</svg>)', re.DOTALL)
+_TOOLTIP = re.compile(r'xlink:title="([^"]*)"')
+_OUTLINE = re.compile(r"(<(?:path|polygon) [^>]*?)( d=| points=)")
+_COORDINATES = re.compile(r'(?: d| points)="([^"]*)"')
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_LAST_TEXT = re.compile(r'<text ([^>]*?)text-anchor="start" x="[^"]*"([^>]*)>[^<]*</text>'
+                        r'(?!.*<text )', re.DOTALL)
+
+
+def fill_lives(svg: str, people: Mapping[str, TreePerson]) -> str:
+    """Write into a laid-out part what a death changes: each person's years (centred
+    in the room ``years_slot`` kept), tooltip, ``dead`` or ``living`` class and,
+    for the dead, the dashed border.
+
+    ``people``: by node name (``node_id("p_", id)``). The layout thus depends
+    on who is in the part, not on who has died since, and stays in the cache.
+    Everything written is escaped text, a number, a class name or one fixed
+    attribute, none of which ``svgsafe.unsafe`` refuses: a checked layout
+    stays checked.
+    """
+    def person_node(match: re.Match[str]) -> str:
+        person = people.get(match.group(1))
+        if person is None:
+            return match.group(0)
+        dead = person.died is not None
+        body = match.group(2)
+        told = html.escape(years(person), quote=True)
+        body = _TOOLTIP.sub(lambda m: f'xlink:title="{m.group(1)} {told}"', body, count=1)
+        if dead:
+            body = _OUTLINE.sub(r'\1 stroke-dasharray="5,2"\2', body)
+        xs = [float(n) for found in _COORDINATES.findall(body)[:1]
+              for n in _NUMBER.findall(found)[0::2]]
+        if xs:
+            centre = f"{(min(xs) + max(xs)) / 2:.2f}"
+            body = _LAST_TEXT.sub(
+                lambda m: f'<text {m.group(1)}text-anchor="middle" x="{centre}"{m.group(2)}>'
+                          f"{html.escape(years(person), quote=False)}</text>", body, count=1)
+        return (f'<g id="{match.group(1)}" class="node person {"dead" if dead else "living"}'
+                f"{body}")
+
+    filled = _PERSON_NODE.sub(person_node, svg)
+    return CheckedSvg(filled) if isinstance(svg, CheckedSvg) else filled
+
+
 def graphviz_cache(folder: Path) -> RenderCache:
     """The cache for genealogy SVG, salted with the engine and our post-processing."""
     metrics = "built-in metrics" if engine() is not None else "pango metrics"
@@ -1002,7 +1062,11 @@ class _Drawing:
         part = self.parts[index]
         dot = _dot(part, self.family, self.houses, self.link_for,
                    self.continued[part.dynasty], self.nodes)
-        return render_cached(dot, self.render, self.cache)
+        return fill_lives(render_cached(dot, self.render, self.cache), self.by_node)
+
+    @functools.cached_property
+    def by_node(self) -> dict[str, TreePerson]:
+        return {node_id("p_", pid): person for pid, person in self.family.people.items()}
 
     def svgs(self, indices: range) -> list[str]:
         return [self.svg(i) for i in indices]
