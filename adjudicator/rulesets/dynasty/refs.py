@@ -108,8 +108,22 @@ def claimants(state: GameState, dynasty: str) -> list[Person]:
 
 def ruler_of(state: GameState, dynasty: str) -> Person | None:
     """The living holder of the smallest number in ``dynasty`` (A3, A6)."""
-    return min(claimants(state, dynasty), key=lambda p: succession_key(p.refs[dynasty]),
-               default=None)
+    return rulers_of(state).get(dynasty)
+
+
+def rulers_of(state: GameState) -> dict[str, Person]:
+    """``ruler_of`` every dynasty that has a claimant, found in one pass over the living
+    (a pass per house was most of settling the successions of a large campaign)."""
+    rulers: dict[str, Person] = {}
+    keys: dict[str, str] = {}
+    for person in state.living():
+        if person.widowed_queen:
+            continue
+        for dynasty, ref in person.refs.items():
+            key = succession_key(ref)
+            if dynasty not in keys or key < keys[dynasty]:
+                rulers[dynasty], keys[dynasty] = person, key
+    return rulers
 
 
 def line_of_succession(state: GameState, dynasty: str, limit: int = 10) -> list[Person]:

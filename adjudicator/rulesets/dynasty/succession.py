@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adjudicator.events import Extinction, Succession, UnitsDisbanded
 from adjudicator.rulesets.base import TurnContext
-from adjudicator.rulesets.dynasty.refs import ruler_of
+from adjudicator.rulesets.dynasty.refs import rulers_of
 from adjudicator.state import GameState, House, Person, Sex
 
 
@@ -34,11 +34,13 @@ def settle_successions(ctx: TurnContext) -> None:
     """Fill every throne whose ruler is dead, missing or no longer holds the
     dynasty's smallest number (A3, A5.5); end extinct dynasties."""
     state = ctx.state
+    # Crowning changes no one's numbers: every heir can be found before the first.
+    heirs = rulers_of(state)
     for house in sorted(state.houses.values(), key=lambda h: h.id):
         if house.eliminated:
             continue
         current = state.persons.get(house.ruler) if house.ruler else None
-        heir = ruler_of(state, house.id)
+        heir = heirs.get(house.id)
         if _still_rules(house, current, heir):
             continue
         if heir is None:
