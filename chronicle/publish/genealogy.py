@@ -966,17 +966,14 @@ def render_svg(dot: str) -> str:
     return svg if svg.endswith("\n") else svg + "\n"
 
 
-# A person's node as Graphviz writes it: up to the next top-level element (an
-# element of the graph starts a line with ``<g id=``; the node's own link
-# group is ``a_``-prefixed), or the graph's end.
-_PERSON_NODE = re.compile(r'<g id="(p_[0-9A-Za-z_]+)" class="node person(.*?)'
-                          r'(?=\n<g id="(?!a_)|\n</g>\n</svg>)', re.DOTALL)
-_TOOLTIP = re.compile(r'xlink:title="([^"]*)"')
-_OUTLINE = re.compile(r"(<(?:path|polygon) [^>]*?)( d=| points=)")
-_COORDINATES = re.compile(r'(?: d| points)="([^"]*)"')
+# Graphviz starts each element of the graph on a line of its own with ``<g id=``: a
+# node's group (``p_<id>``, see ``node_id``), then its link's group (``a_p_<id>``),
+# which holds the box's outline and its lines of text.
+_ELEMENT = '\n<g id="'
+_PERSON_CLASS = ' class="node person'
+_ANCHOR_AT_START = re.compile(r'text-anchor="start" x="[^"]*"')
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-_LAST_TEXT = re.compile(r'<text ([^>]*?)text-anchor="start" x="[^"]*"([^>]*)>[^<]*</text>'
-                        r'(?!.*<text )', re.DOTALL)
+_DASHED = ' stroke-dasharray="5,2"'
 
 
 def fill_lives(svg: str, people: Mapping[str, TreePerson]) -> str:
@@ -988,30 +985,58 @@ def fill_lives(svg: str, people: Mapping[str, TreePerson]) -> str:
     on who is in the part, not on who has died since, and stays in the cache.
     Everything written is escaped text, a number, a class name or one fixed
     attribute, none of which ``svgsafe.unsafe`` refuses: a checked layout
-    stays checked.
+    stays checked. (Plain string searches: every build fills every part.)
     """
-    def person_node(match: re.Match[str]) -> str:
-        person = people.get(match.group(1))
-        if person is None:
-            return match.group(0)
-        dead = person.died is not None
-        body = match.group(2)
-        told = html.escape(years(person), quote=True)
-        body = _TOOLTIP.sub(lambda m: f'xlink:title="{m.group(1)} {told}"', body, count=1)
-        if dead:
-            body = _OUTLINE.sub(r'\1 stroke-dasharray="5,2"\2', body)
-        xs = [float(n) for found in _COORDINATES.findall(body)[:1]
-              for n in _NUMBER.findall(found)[0::2]]
-        if xs:
-            centre = f"{(min(xs) + max(xs)) / 2:.2f}"
-            body = _LAST_TEXT.sub(
-                lambda m: f'<text {m.group(1)}text-anchor="middle" x="{centre}"{m.group(2)}>'
-                          f"{html.escape(years(person), quote=False)}</text>", body, count=1)
-        return (f'<g id="{match.group(1)}" class="node person {"dead" if dead else "living"}'
-                f"{body}")
-
-    filled = _PERSON_NODE.sub(person_node, svg)
+    chunks = svg.split(_ELEMENT)
+    person: TreePerson | None = None
+    for index in range(1, len(chunks)):
+        chunk = chunks[index]
+        if chunk.startswith("p_"):
+            name, _quote, rest = chunk.partition('"')
+            person = people.get(name) if rest.startswith(_PERSON_CLASS) else None
+            if person is not None:
+                state = "dead" if person.died is not None else "living"
+                chunks[index] = (f'{name}"{_PERSON_CLASS} {state}'
+                                 f"{rest[len(_PERSON_CLASS):]}")
+        elif person is not None and chunk.startswith("a_p_"):
+            chunks[index] = _filled_box(chunk, person)
+            person = None
+        else:
+            person = None
+    filled = _ELEMENT.join(chunks)
     return CheckedSvg(filled) if isinstance(svg, CheckedSvg) else filled
+
+
+def _filled_box(box: str, person: TreePerson) -> str:
+    """A person's link group: tooltip, border and years line (``fill_lives``)."""
+    told = years(person)
+    title = box.find('xlink:title="')
+    if title >= 0:
+        end = box.index('"', title + len('xlink:title="'))
+        box = f"{box[:end]} {html.escape(told, quote=True)}{box[end:]}"
+    outline = [(box.find("<path "), ' d="'), (box.find("<polygon "), ' points="')]
+    if person.died is not None:
+        for tag in ("<path ", "<polygon "):
+            attribute = ' d="' if tag == "<path " else ' points="'
+            at = box.find(tag)
+            while at >= 0:
+                at = box.index(attribute, at)
+                box = box[:at] + _DASHED + box[at:]
+                at = box.find(tag, at + len(_DASHED) + len(attribute))
+    found = [(at, attribute) for at, attribute in outline if at >= 0]
+    if not found:
+        return box
+    at, attribute = min(found)
+    begin = box.index(attribute, at) + len(attribute)
+    xs = [float(n) for n in _NUMBER.findall(box[begin:box.index('"', begin)])[0::2]]
+    text = box.rfind("<text ")
+    if not xs or text < 0:
+        return box
+    close = box.index(">", text)
+    finish = box.index("</text>", close)
+    opening = _ANCHOR_AT_START.sub(
+        f'text-anchor="middle" x="{(min(xs) + max(xs)) / 2:.2f}"', box[text:close], count=1)
+    return f"{box[:text]}{opening}>{html.escape(told, quote=False)}{box[finish:]}"
 
 
 def graphviz_cache(folder: Path) -> RenderCache:
