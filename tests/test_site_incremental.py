@@ -10,13 +10,14 @@ pages of the later builds were never rendered again.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 from cli_support import run
 
 from chronicle.demo import play_turns
-from chronicle.publish import build_site, executor, pages
+from chronicle.publish import build_site, executor, genealogy, pages
 from chronicle.publish.writer import MANIFEST
 
 
@@ -160,3 +161,56 @@ def test_a_new_turn_reads_only_the_realms_of_the_turn_pages_it_renders(
         build_site([copy], fresh)
     assert files_of(out) == files_of(fresh)
     assert len(read) > 2 + 6  # the first build reads them all: the count could fail
+
+
+def test_a_new_turn_draws_only_the_family_tree_parts_that_changed(
+        played: tuple[Path, Path, list[tuple[int, int, int]]], tmp_path: Path) -> None:
+    """Issue 15: "a page rendered only when its inputs changed", for the family
+    trees: a part whose drawing the last build made (same DOT, same years) is
+    neither read from the layout cache nor filled again, and its page and file
+    are kept; one whose page or file is gone is drawn again, the same; the
+    site is the one built at once."""
+    campaign, site, _rendered = played
+    copy, out = tmp_path / "campaign", tmp_path / "site"
+    shutil.copytree(campaign, copy)
+    shutil.copytree(site, out)
+    filled: list[str] = []
+    real_fill = genealogy.fill_lives
+
+    def counting(svg: str, people: Mapping[str, genealogy.TreePerson]) -> str:
+        filled.append(svg)
+        return real_fill(svg, people)
+
+    def genealogy_files() -> dict[str, bytes]:
+        return {name: data for name, data in files_of(out).items() if "/genealogy/" in name}
+
+    genealogy.fill_lives = counting  # type: ignore[assignment]
+    try:
+        with executor.serial():
+            # The campaign changed, its people did not: every drawing is kept.
+            (copy / "commentary").mkdir(exist_ok=True)
+            (copy / "commentary" / "turn-001.md").write_text("A *hard* winter.\n", "utf-8")
+            before = genealogy_files()
+            report = build_site([copy], out)
+            assert report.changed and filled == []
+            assert genealogy_files() == before
+            # A part's page and another's file, removed: drawn again, and only they.
+            svgs = sorted(out.glob("*/genealogy/*.svg"))
+            gone = [svgs[0].with_suffix(".html"), svgs[1]]
+            for path in gone:
+                path.unlink()
+            build_site([copy], out)
+            assert len(filled) == 2 and genealogy_files() == before
+            # A new turn: the parts drawn are those whose pages changed.
+            play_turns(copy, 1, "incremental")
+            filled.clear()
+            report = build_site([copy], out)
+            redrawn = [p for p in report.changed if "/genealogy/" in p and p.endswith(".html")]
+            assert 0 < len(filled) == len(redrawn)
+    finally:
+        genealogy.fill_lives = real_fill  # type: ignore[assignment]
+    fresh = tmp_path / "fresh"
+    build_site([copy], fresh)
+    ours, theirs = files_of(out), files_of(fresh)
+    assert ours.keys() == theirs.keys()
+    assert [name for name in ours if ours[name] != theirs[name]] == []

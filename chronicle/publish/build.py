@@ -33,7 +33,7 @@ from chronicle.publish.data import (
 from chronicle.publish.drawings import prune_caches
 from chronicle.publish.errors import PublishError
 from chronicle.publish.feeds import build_feed, build_search_index, build_sitemap
-from chronicle.publish.genealogy import PendingGenealogies
+from chronicle.publish.genealogy import DrawnBefore, PendingGenealogies
 from chronicle.publish.inputs import (
     BASE_THEME,
     code_print,
@@ -212,7 +212,7 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
         # helper (``parallel``) share their memory instead of copying it.
         gc.disable()
         try:
-            ctx, print_ = _load(summary, chain, base_url)
+            ctx, print_ = _load(summary, chain, base_url, _drawn_before(writer, summary.slug))
         finally:
             gc.freeze()
             gc.enable()
@@ -246,8 +246,17 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
     return report
 
 
+def _drawn_before(writer: Writer, slug: str) -> DrawnBefore:
+    """The print of each genealogy drawing of ``slug`` as the last build made it: the
+    last word of its page's print (``pages.build_diagram_pages``)."""
+    def before(filename: str) -> str | None:
+        key = writer.previous_print(f"{slug}/genealogy/{filename.removesuffix('.svg')}.html")
+        return key.rpartition(" ")[2] if key else None
+    return before
+
+
 def _load(summary: CampaignSummary, chain: list[Path], base_url: str,
-          ) -> tuple[SiteContext, str]:
+          before: DrawnBefore | None = None) -> tuple[SiteContext, str]:
     """Load a campaign and prepare its context; also the fingerprint of what it read.
 
     The genealogies are set going midway: they need only the people
@@ -262,7 +271,7 @@ def _load(summary: CampaignSummary, chain: list[Path], base_url: str,
     prints: list[str] = []
 
     def begin(lineage: Lineage) -> None:
-        pending = plugin_of(lineage).start(lineage)
+        pending = plugin_of(lineage).start(lineage, before)
         if pending is not None:
             early.append(pending)
 

@@ -74,6 +74,11 @@ class RenderCache:
             os.utime(path)
         return entry
 
+    def touch(self, source: str) -> None:
+        """Mark the entry of ``source`` used by this build, unread (kept by ``prune``)."""
+        with contextlib.suppress(OSError, NotImplementedError):
+            os.utime(self.path(source), follow_symlinks=False)
+
     def put(self, source: str, rendered: str) -> None:
         """Store atomically, so an interrupted build never leaves half a file.
 

@@ -43,7 +43,8 @@ def prune_caches(folder: Path, before: float) -> int:
     return sum(len(cache.prune(path, before)) for path in found if path is not None)
 
 
-def start_genealogies(lineage: Lineage | SiteData) -> genealogy.PendingGenealogies:
+def start_genealogies(lineage: Lineage | SiteData, before: genealogy.DrawnBefore | None = None,
+                      ) -> genealogy.PendingGenealogies:
     """Set every dynasty's diagrams going from the people alone (``Lineage``).
 
     Called while the rest of the campaign loads: the layouts, a third of a
@@ -64,7 +65,7 @@ def start_genealogies(lineage: Lineage | SiteData) -> genealogy.PendingGenealogi
     return genealogy.start_genealogies(
         tree, marriages, lineage.styles,
         lambda pid: f"../people/{slugs[pid]}/index.html" if pid in slugs else None,
-        cache_dir=cache_dir(Path(lineage.campaign.folder), "graphviz"))
+        cache_dir=cache_dir(Path(lineage.campaign.folder), "graphviz"), before=before)
 
 
 def add_genealogies(ctx: SiteContext, pending: genealogy.PendingGenealogies | None = None,
@@ -85,10 +86,16 @@ def add_genealogies(ctx: SiteContext, pending: genealogy.PendingGenealogies | No
         """The layouts run while the pages are written; their files come last."""
         done = pending.result()
         for part in done.parts:
+            name = f"genealogy/{part.filename}"
+            ctx.drawn[name] = done.prints[part.filename]
+            svg = done.svgs.get(part.filename)
+            if svg is None:  # as the last build made it: kept, or made here if need be
+                ctx.redraw[name] = functools.partial(pending.redraw, part.filename)
+                continue
             # A dynasty's trunk is also a file, which its house page embeds;
             # a branch is shown on its page only.
             shown = ctx.svgs if part.root is None else ctx.part_svgs
-            shown[f"genealogy/{part.filename}"] = done.svgs[part.filename]
+            shown[name] = svg
 
     ctx.pending.append(finish)
 

@@ -46,7 +46,7 @@ from chronicle.publish.cardtree import (
 )
 from chronicle.publish.data import Lineage, TurnView
 from chronicle.publish.drawings import cache_dir
-from chronicle.publish.genealogy import PendingGenealogies, safe_colour
+from chronicle.publish.genealogy import DrawnBefore, PendingGenealogies, safe_colour
 from chronicle.publish.pages import (
     SiteContext,
     Write,
@@ -322,7 +322,7 @@ def _prepare(ctx: SiteContext, _genealogies: PendingGenealogies | None) -> SiteC
     return prepare(ctx)
 
 
-def _no_early_drawings(_lineage: Lineage) -> None:
+def _no_early_drawings(_lineage: Lineage, _before: DrawnBefore | None = None) -> None:
     """The card trees are drawn per move as the context is prepared, not early."""
 
 

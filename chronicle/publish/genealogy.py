@@ -53,6 +53,7 @@ process per core (:func:`start_genealogies`).
 from __future__ import annotations
 
 import functools
+import hashlib
 import html
 import itertools
 import os
@@ -151,7 +152,15 @@ class DiagramPart:
 @dataclass(frozen=True)
 class Genealogies:
     parts: tuple[DiagramPart, ...]
+    #: Each part's drawing by file name, but those the last build made already (``before``).
     svgs: dict[str, str]
+    #: Each part's print (``_Drawing.drawn``), by file name.
+    prints: dict[str, str] = field(default_factory=dict)
+
+
+#: The print of a part's drawing as the last build made it, by the part's file name
+#: (None: it made none), so that an unchanged part is neither read nor filled again.
+DrawnBefore = Callable[[str], str | None]
 
 
 LinkFor = Callable[[str], str | None]
@@ -1041,9 +1050,16 @@ def _filled_box(box: str, person: TreePerson) -> str:
 
 def graphviz_cache(folder: Path) -> RenderCache:
     """The cache for genealogy SVG, salted with the engine and our post-processing."""
+    return RenderCache(folder, salt=_renderer())
+
+
+def _renderer() -> str:
+    """What lays the parts out, besides their DOT: the engine and our post-processing."""
     metrics = "built-in metrics" if engine() is not None else "pango metrics"
-    return RenderCache(folder, salt=f"pygraphviz {pygraphviz.__version__} {metrics} "
-                                    f"{RENDER_VERSION}")
+    return f"pygraphviz {pygraphviz.__version__} {metrics} {RENDER_VERSION}"
+
+
+_NODE_DECLARED = re.compile(r"^\s*(p_[0-9A-Za-z_]+) \[id=", re.MULTILINE)
 
 
 def render_genealogies(
@@ -1081,20 +1097,37 @@ class _Drawing:
     render: Renderer
     cache: RenderCache | None
     continued: dict[str, dict[str, DiagramPart]]
+    before: DrawnBefore | None = None
     nodes: dict[tuple[str, str], str] = field(default_factory=dict)
 
-    def svg(self, index: int) -> str:
+    def drawn(self, index: int, *, again: bool = False) -> tuple[str, str | None]:
+        """Part ``index``'s print and drawing; no drawing (None) when the last build
+        made one of the same print, unless ``again``.
+
+        The print is of all the drawing is made from: its DOT (the layout's
+        cache key), what ``fill_lives`` writes into the layout, and the renderer.
+        """
         part = self.parts[index]
         dot = _dot(part, self.family, self.houses, self.link_for,
                    self.continued[part.dynasty], self.nodes)
-        return fill_lives(render_cached(dot, self.render, self.cache), self.by_node)
+        digest = hashlib.blake2b(_renderer().encode(), digest_size=16)
+        digest.update(dot.encode())
+        for name in sorted(set(_NODE_DECLARED.findall(dot))):
+            person = self.by_node.get(name)
+            digest.update(f"\0{name} {years(person) if person is not None else ''}".encode())
+        printed = digest.hexdigest()
+        if not again and self.before is not None and self.before(part.filename) == printed:
+            if self.cache is not None:
+                self.cache.touch(dot)  # still this part's layout: kept in the cache
+            return printed, None
+        return printed, fill_lives(render_cached(dot, self.render, self.cache), self.by_node)
 
     @functools.cached_property
     def by_node(self) -> dict[str, TreePerson]:
         return {node_id("p_", pid): person for pid, person in self.family.people.items()}
 
-    def svgs(self, indices: range) -> list[str]:
-        return [self.svg(i) for i in indices]
+    def svgs(self, indices: range) -> list[tuple[str, str | None]]:
+        return [self.drawn(i) for i in indices]
 
 
 class PendingGenealogies:
@@ -1110,12 +1143,13 @@ class PendingGenealogies:
 
     def __init__(self, drawing: _Drawing) -> None:
         self.parts = drawing.parts
+        self._drawing = drawing
         count = len(self.parts)
         worth = drawing.render is render_svg and count >= PARALLEL_FROM
         cores = os.cpu_count() or 1
         shares = [range(k, count, cores) for k in range(cores)] if worth else [range(count)]
         self._shares = shares
-        self._jobs: list[executor.Job[list[str]]] = [
+        self._jobs: list[executor.Job[list[tuple[str, str | None]]]] = [
             executor.start(functools.partial(drawing.svgs, share), worth_forking=worth)
             for share in shares]
 
@@ -1126,15 +1160,27 @@ class PendingGenealogies:
         self._jobs = []
 
     def result(self) -> Genealogies:
-        svgs: list[str | None] = [None] * len(self.parts)
+        drawn: list[tuple[str, str | None]] = [("", None)] * len(self.parts)
         try:
             for share, job in zip(self._shares, self._jobs, strict=True):
-                for index, svg in zip(share, job.result(), strict=True):
-                    svgs[index] = svg
+                for index, made in zip(share, job.result(), strict=True):
+                    drawn[index] = made
         finally:
             self.cancel()
-        return Genealogies(self.parts, {part.filename: svg for part, svg
-                                        in zip(self.parts, svgs, strict=True) if svg is not None})
+        return Genealogies(
+            self.parts,
+            {part.filename: svg for part, (_p, svg) in zip(self.parts, drawn, strict=True)
+             if svg is not None},
+            {part.filename: printed for part, (printed, _s) in zip(self.parts, drawn,
+                                                                    strict=True)})
+
+    def redraw(self, filename: str) -> str:
+        """The drawing of the part ``filename`` made here, though the last build made
+        it already (its page or file is gone, or the page around it changed)."""
+        index = next(i for i, part in enumerate(self.parts) if part.filename == filename)
+        svg = self._drawing.drawn(index, again=True)[1]
+        assert svg is not None
+        return svg
 
 
 PARALLEL_FROM = 8  # fewer diagrams than this are quicker than starting processes
@@ -1149,8 +1195,10 @@ def start_genealogies(
     cache_dir: Path | None = None,
     render: Renderer = render_svg,
     max_members: int = DEFAULT_MAX_MEMBERS,
+    before: DrawnBefore | None = None,
 ) -> PendingGenealogies:
-    """Plan every diagram and start drawing them (see ``PendingGenealogies``)."""
+    """Plan every diagram and start drawing them (see ``PendingGenealogies``);
+    ``before``: the prints of the last build's drawings, which are not made again."""
     family = _Family.of(people, marriages)
     parts = _plan(family, houses, max_members)
     cache = graphviz_cache(cache_dir) if cache_dir is not None else None
@@ -1160,4 +1208,4 @@ def start_genealogies(
     continued = {dynasty: {p.root: p for p in group if p.root is not None}
                  for dynasty, group in by_dynasty.items()}
     return PendingGenealogies(
-        _Drawing(tuple(parts), family, houses, link_for, render, cache, continued))
+        _Drawing(tuple(parts), family, houses, link_for, render, cache, continued, before))

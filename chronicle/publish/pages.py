@@ -126,6 +126,10 @@ class SiteContext:
     # Drawings shown inline on their page (``diagram_pages``) but not as files.
     part_svgs: dict[str, str] = field(default_factory=dict)
     svgs: dict[str, str] = field(default_factory=dict)
+    # The family trees' drawings by name: each one's print (``genealogy.Genealogies``),
+    # and how to make those the layouts left out as the last build's (``build_svgs``).
+    drawn: dict[str, str] = field(default_factory=dict)
+    redraw: dict[str, Callable[[], str]] = field(default_factory=dict)
     # Drawings made when written, by the process that writes them (``build_svgs``).
     lazy_svgs: dict[str, Callable[[], str]] = field(default_factory=dict)
     maps: dict[int, str] = field(default_factory=dict)
@@ -197,6 +201,7 @@ class SiteContext:
         self.lazy_svgs.clear()
         self.svgs.clear()
         self.part_svgs.clear()
+        self.redraw.clear()
 
 
 def make_context(data: SiteData, *, archive: bool = True) -> SiteContext:
@@ -433,8 +438,12 @@ def _strings(value: object, into: list[str]) -> None:
 def unchanged(ctx: SiteContext, rel: str, key: str) -> bool:
     """True if this process need not render ``rel``: another process makes it,
     or its print ``key`` is the last build's and the file is still there."""
-    if elsewhere(ctx, rel):
-        return True
+    return elsewhere(ctx, rel) or kept(ctx, rel, key)
+
+
+def kept(ctx: SiteContext, rel: str, key: str) -> bool:
+    """``unchanged`` for a file this process makes whatever the shares: its print
+    ``key`` is recorded, and True if the last build left that very file."""
     path = ctx.prefix + rel
     ctx.prints[path] = key
     return ctx.keep is not None and ctx.keep(path, key)
@@ -1023,8 +1032,22 @@ def build_svgs(ctx: SiteContext, write: Write) -> None:
     for name, svg in sorted(ctx.svgs.items()):
         # Kept as checked: the family tree pages show the same drawings inline.
         ctx.svgs[name] = safe = checked(name, svg)
-        write(ctx.prefix + name, safe)
+        if name not in ctx.drawn or not kept(ctx, name, _drawing_print(ctx, name)):
+            write(ctx.prefix + name, safe)
+    for diagram in ctx.diagram_pages:
+        # A trunk's file the layouts left as the last build made it.
+        name = diagram.svg
+        if diagram.alone and name in ctx.redraw and not kept(ctx, name,
+                                                             _drawing_print(ctx, name)):
+            ctx.svgs[name] = safe = checked(name, ctx.redraw[name]())
+            write(ctx.prefix + name, safe)
     build_diagram_pages(ctx, write)
+
+
+def _drawing_print(ctx: SiteContext, name: str) -> str:
+    """The print of a family tree's drawing published as a file: the code that
+    finishes it (``site_print``) and the drawing's own (``SiteContext.drawn``)."""
+    return f"{page_print(ctx, 'svg', name)} {ctx.drawn[name]}"
 
 
 _XML_DECLARATION = re.compile(r"\A<\?xml[^>]*\?>\s*")
@@ -1057,7 +1080,14 @@ def build_diagram_pages(ctx: SiteContext, write: Write) -> None:
     """
     shells: dict[tuple[str, bool], str] = {}
     for diagram in ctx.diagram_pages:
+        drawn = ctx.drawn.get(diagram.svg)
+        # The page shows its drawing and its place among the parts: printed by both.
+        if drawn is not None and kept(ctx, diagram.page,
+                                      f"{page_print(ctx, 'genealogy.html', diagram)} {drawn}"):
+            continue
         svg = ctx.svgs.get(diagram.svg) or ctx.part_svgs.get(diagram.svg)
+        if svg is None and diagram.svg in ctx.redraw:
+            svg = ctx.part_svgs[diagram.svg] = ctx.redraw[diagram.svg]()
         if svg is None:
             continue
         shell = shells.get((diagram.dynasty, diagram.alone))

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from chronicle.publish.data import Lineage, SiteData, TableReader
-from chronicle.publish.genealogy import PendingGenealogies
+from chronicle.publish.genealogy import DrawnBefore, PendingGenealogies
 from chronicle.publish.pages import SiteContext, Write
 from chronicle.rulesets import descriptor, load_object
 
@@ -24,8 +24,9 @@ class SitePlugin:
     #: The finished context of a campaign, given the diagrams ``start`` set going.
     prepare: Callable[[SiteContext, PendingGenealogies | None], SiteContext]
     #: Called once the people are known, before the events are read: sets the
-    #: slow drawings going early (or does nothing).
-    start: Callable[[Lineage], PendingGenealogies | None]
+    #: slow drawings going early (or does nothing), leaving out those the last
+    #: build made already (``genealogy.DrawnBefore``).
+    start: Callable[[Lineage, DrawnBefore | None], PendingGenealogies | None]
     #: The ruleset's own public view of a state (``TurnView.table``), read as the
     #: store is loaded; None when the pages need none.
     table: TableReader | None = None
