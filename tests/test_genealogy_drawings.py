@@ -13,6 +13,7 @@ import re
 import shutil
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -405,17 +406,21 @@ def test_item_2_parts_link_to_each_other_and_everyone_is_in_a_part(
 # -- item 6: the layout cache across turns ------------------------------------------
 
 
+def _counting(calls: list[str]) -> Callable[[str], str]:
+    """``render_svg``, noting in ``calls`` each DOT it lays out."""
+    def counting(dot: str) -> str:
+        calls.append(dot)
+        return render_svg(dot)
+    return counting
+
+
 def test_item_6_a_new_turn_lays_out_only_the_parts_that_changed(tmp_path: Path) -> None:
     """Issue 16, 6: "The diagrams' layout cache must keep working across turns", and
     (issue 15) diagram files are named after their root person: a birth in one
     branch lays that part out again, not the others, and no file changes name."""
     people, marriages = dynasty(400)
     calls: list[str] = []
-
-    def counting(dot: str) -> str:
-        calls.append(dot)
-        return render_svg(dot)
-
+    counting = _counting(calls)
     first = render_genealogies(people, marriages, HOUSES, lambda pid: None,
                                cache_dir=tmp_path, render=counting)
     assert len(calls) == len(first.parts) > 10
@@ -443,11 +448,7 @@ def test_item_6_a_death_writes_its_year_into_the_layout_it_had(tmp_path: Path) -
     the † year (in the box and its tooltip), the dashed border and the class."""
     people, marriages = dynasty(400)
     calls: list[str] = []
-
-    def counting(dot: str) -> str:
-        calls.append(dot)
-        return render_svg(dot)
-
+    counting = _counting(calls)
     first = render_genealogies(people, marriages, HOUSES, lambda pid: None,
                                cache_dir=tmp_path, render=counting)
     calls.clear()
