@@ -14,11 +14,14 @@ from pathlib import Path
 
 import pytest
 from cli_support import run
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chronicle.demo import play_turns, run_demo
 from chronicle.publish import build as build_module
 from chronicle.publish.data import load_campaign
 from chronicle.publish.errors import PublishError
+from chronicle.publish.genealogy import TreePerson, fill_lives
 from chronicle.publish.svgsafe import CheckedSvg, accepted, checked, unsafe
 from chronicle.publish.writer import MANIFEST
 from chronicle.scaffold import scaffold
@@ -172,6 +175,55 @@ def test_script_in_the_published_site_a_planted_cache_entry_is_drawn_again(
     assert published
     assert [p for p in published if b"planted" in p.read_bytes()] == []
     assert {entry: entry.read_bytes() for entry in entries} == drawn
+
+
+def test_script_in_the_published_site_a_cache_entry_is_checked_as_it_is_published(
+        campaign: Path, tmp_path: Path) -> None:
+    """Issue 15 writes the years into a cached layout (``genealogy.fill_lives``): an
+    entry planted to pass the check as stored but to come out of that filling
+    broken (a comment holding the start of a text, which the filling would
+    then close) is checked once filled, refused, and laid out again."""
+    assert run("build", campaign, "-o", tmp_path / "first").exit_code == 0
+    entries = sorted((campaign / ".cache" / "graphviz").glob("*.svg"))
+    drawn = {entry: entry.read_bytes() for entry in entries}
+    planted = 0
+    for entry in entries:
+        text = entry.read_text(encoding="utf-8")
+        box = text.find('class="node person')
+        end = text.find("</a>", box)
+        if box < 0 or end < 0:
+            continue
+        # A text's start and end, each in a comment: the filling would write the
+        # years between them, leaving an end tag outside any comment.
+        tampered = text[:end] + "<!-- <text planted --><!-- </text> -->" + text[end:]
+        assert unsafe(tampered) is None  # as stored, it passes
+        filled = fill_lives(tampered, {node: TreePerson("x", "x", "M", 1300)
+                                       for node in re.findall(r'<g id="(p_[^"]+)"', tampered)})
+        assert unsafe(filled) is not None  # filled, it is broken
+        entry.write_text(tampered, encoding="utf-8")
+        planted += 1
+    assert planted
+    site = tmp_path / "site"
+    result = run("build", campaign, "-o", site)
+    assert result.exit_code == 0, result.output
+    published = sorted(site.rglob("*.svg"))
+    assert [p.name for p in published if b"planted" in p.read_bytes()] == []
+    assert [(p.name, unsafe(p.read_text(encoding="utf-8"))) for p in published] == \
+        [(p.name, None) for p in published]
+    assert {entry: entry.read_bytes() for entry in entries} == drawn
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(['\n<g id="', "p_E0", "a_p_E0", '" class="node person',
+                                 'xlink:title="', '"', "<path ", ' d="', "<polygon ",
+                                 ' points="', "<text ", 'text-anchor="start" x="1"', ">",
+                                 "</text>", "M1,2 3,4", "<!--", "-->", "x"]), max_size=40))
+def test_filling_a_layout_never_fails_whatever_the_cache_holds(pieces: list[str]) -> None:
+    """A cache entry is any text until it is checked, which comes after the filling:
+    the filling passes over what it does not find, and never raises."""
+    people = {"p_E0": TreePerson("E0", "Eve", "F", 1200, 1250, "england")}
+    text = "".join(pieces)
+    assert isinstance(fill_lives(text, people), str)
 
 
 # -- scale -----------------------------------------------------------------------------

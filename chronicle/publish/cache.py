@@ -56,6 +56,12 @@ class RenderCache:
 
     def get(self, source: str) -> str | None:
         """The stored rendering of ``source``, or None (missing, unreadable or refused)."""
+        text = self.read(source)
+        return None if text is None else self.accept(text)
+
+    def read(self, source: str) -> str | None:
+        """The stored rendering of ``source`` as it is, unchecked (``accept`` is the
+        caller's to apply), or None if missing or unreadable; marked as used."""
         path = self.path(source)
         try:
             # Never through a link: an entry planted as one would publish
@@ -65,14 +71,11 @@ class RenderCache:
                 text = handle.read().decode("utf-8")
         except (OSError, UnicodeDecodeError):
             return None
-        entry = self.accept(text)
-        if entry is None:
-            return None
         # Used by this build: kept by ``prune``. A read-only campaign folder
         # still builds; it just keeps everything.
         with contextlib.suppress(OSError):
             os.utime(path)
-        return entry
+        return text
 
     def touch(self, source: str) -> None:
         """Mark the entry of ``source`` used by this build, unread (kept by ``prune``)."""

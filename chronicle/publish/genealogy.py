@@ -66,9 +66,9 @@ from typing import Protocol
 import pygraphviz  # type: ignore[import-untyped]
 
 from chronicle.publish import executor
-from chronicle.publish.cache import RenderCache, Renderer, render_cached
+from chronicle.publish.cache import RenderCache, Renderer
 from chronicle.publish.dot_engine import engine
-from chronicle.publish.svgsafe import CheckedSvg
+from chronicle.publish.svgsafe import accepted
 
 NEUTRAL_FILL = "#eeeeee"
 NEUTRAL_BORDER = "#777777"
@@ -983,6 +983,7 @@ _PERSON_CLASS = ' class="node person'
 _ANCHOR_AT_START = re.compile(r'text-anchor="start" x="[^"]*"')
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _DASHED = ' stroke-dasharray="5,2"'
+_OUTLINES = (("<path ", ' d="'), ("<polygon ", ' points="'))
 
 
 def fill_lives(svg: str, people: Mapping[str, TreePerson]) -> str:
@@ -993,8 +994,9 @@ def fill_lives(svg: str, people: Mapping[str, TreePerson]) -> str:
     ``people``: by node name (``node_id("p_", id)``). The layout thus depends
     on who is in the part, not on who has died since, and stays in the cache.
     Everything written is escaped text, a number, a class name or one fixed
-    attribute, none of which ``svgsafe.unsafe`` refuses: a checked layout
-    stays checked. (Plain string searches: every build fills every part.)
+    attribute. Plain string searches, which pass over what they do not
+    find: any text may come from the cache, whose entries are checked only
+    once filled (``_Drawing._finished``).
     """
     chunks = svg.split(_ELEMENT)
     person: TreePerson | None = None
@@ -1012,37 +1014,34 @@ def fill_lives(svg: str, people: Mapping[str, TreePerson]) -> str:
             person = None
         else:
             person = None
-    filled = _ELEMENT.join(chunks)
-    return CheckedSvg(filled) if isinstance(svg, CheckedSvg) else filled
+    return _ELEMENT.join(chunks)
 
 
 def _filled_box(box: str, person: TreePerson) -> str:
     """A person's link group: tooltip, border and years line (``fill_lives``)."""
     told = years(person)
     title = box.find('xlink:title="')
-    if title >= 0:
-        end = box.index('"', title + len('xlink:title="'))
+    end = box.find('"', title + len('xlink:title="')) if title >= 0 else -1
+    if end >= 0:
         box = f"{box[:end]} {html.escape(told, quote=True)}{box[end:]}"
-    outline = [(box.find("<path "), ' d="'), (box.find("<polygon "), ' points="')]
     if person.died is not None:
-        for tag in ("<path ", "<polygon "):
-            attribute = ' d="' if tag == "<path " else ' points="'
+        for tag, attribute in _OUTLINES:
             at = box.find(tag)
-            while at >= 0:
-                at = box.index(attribute, at)
+            while at >= 0 and (at := box.find(attribute, at)) >= 0:
                 box = box[:at] + _DASHED + box[at:]
                 at = box.find(tag, at + len(_DASHED) + len(attribute))
-    found = [(at, attribute) for at, attribute in outline if at >= 0]
+    found = [(at, attribute) for tag, attribute in _OUTLINES if (at := box.find(tag)) >= 0]
     if not found:
         return box
     at, attribute = min(found)
-    begin = box.index(attribute, at) + len(attribute)
-    xs = [float(n) for n in _NUMBER.findall(box[begin:box.index('"', begin)])[0::2]]
+    begin = box.find(attribute, at) + len(attribute)
+    stop = box.find('"', begin)
+    xs = [float(n) for n in _NUMBER.findall(box[begin:stop])[0::2]] if stop >= begin else []
     text = box.rfind("<text ")
-    if not xs or text < 0:
+    close = box.find(">", text) if text >= 0 else -1
+    finish = box.find("</text>", close) if close >= 0 else -1
+    if not xs or finish < 0:
         return box
-    close = box.index(">", text)
-    finish = box.index("</text>", close)
     opening = _ANCHOR_AT_START.sub(
         f'text-anchor="middle" x="{(min(xs) + max(xs)) / 2:.2f}"', box[text:close], count=1)
     return f"{box[:text]}{opening}>{html.escape(told, quote=False)}{box[finish:]}"
@@ -1120,7 +1119,27 @@ class _Drawing:
             if self.cache is not None:
                 self.cache.touch(dot)  # still this part's layout: kept in the cache
             return printed, None
-        return printed, fill_lives(render_cached(dot, self.render, self.cache), self.by_node)
+        return printed, self._finished(dot)
+
+    def _finished(self, dot: str) -> str:
+        """The part laid out, or its layout read from the cache, with the years
+        written in (``fill_lives``), checked here (``svgsafe``) on its way out.
+
+        What is checked is the drawing as published: a cached layout that the
+        campaign's sender could have planted is checked with what was written
+        into it, and laid out again if refused. A fresh layout is Graphviz's
+        own; refused, it goes out unchecked, and the build refuses it.
+        """
+        cached = self.cache.read(dot) if self.cache is not None else None
+        if cached is not None:
+            drawing = accepted(fill_lives(cached, self.by_node))
+            if drawing is not None:
+                return drawing
+        fresh = self.render(dot)
+        if self.cache is not None:
+            self.cache.put(dot, fresh)
+        filled = fill_lives(fresh, self.by_node)
+        return accepted(filled) or filled
 
     @functools.cached_property
     def by_node(self) -> dict[str, TreePerson]:

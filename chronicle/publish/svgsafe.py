@@ -65,8 +65,7 @@ _STYLE_BANNED = re.compile(r"@import|expression\s*\(|javascript:|\\", re.IGNOREC
 
 
 class CheckedSvg(str):
-    """An SVG text that ``unsafe`` found nothing wrong with (made by ``accepted``, and
-    kept by ``genealogy.fill_lives``, which writes only escaped text into one)."""
+    """An SVG text that ``unsafe`` found nothing wrong with (made by ``accepted`` only)."""
 
     __slots__ = ()
 
