@@ -210,9 +210,11 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
         # cycles worth collecting: the garbage collector is paused meanwhile,
         # then told to leave them alone (``freeze``), which also lets a forked
         # helper (``parallel``) share their memory instead of copying it.
+        code = code_print(chain, base_url)
         gc.disable()
         try:
-            ctx, print_ = _load(summary, chain, base_url, _drawn_before(writer, summary.slug))
+            ctx, print_ = _load(summary, chain, base_url, _drawn_before(writer, summary.slug,
+                                                                        code))
         finally:
             gc.freeze()
             gc.enable()
@@ -222,7 +224,7 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
         summary = summaries[slugs.index(summary.slug)] = summary_of(ctx.data.campaign)
         say(f"{summary.slug}: writing")
         writer.begin_group(summary.slug, print_, _facts(summary))
-        ctx.site_print = campaign_print(ctx, code_print(chain, base_url))
+        ctx.site_print = campaign_print(ctx, code)
         ctx.keep, ctx.prints = writer.keep_page, writer.page_prints
         ctx.previous = writer.previous_print
         try:
@@ -246,13 +248,13 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
     return report
 
 
-def _drawn_before(writer: Writer, slug: str) -> DrawnBefore:
+def _drawn_before(writer: Writer, slug: str, code: str) -> DrawnBefore:
     """The print of each genealogy drawing of ``slug`` as the last build made it: the
     last word of its page's print (``pages.build_diagram_pages``)."""
     def before(filename: str) -> str | None:
         key = writer.previous_print(f"{slug}/genealogy/{filename.removesuffix('.svg')}.html")
         return key.rpartition(" ")[2] if key else None
-    return before
+    return DrawnBefore(code, before)
 
 
 def _load(summary: CampaignSummary, chain: list[Path], base_url: str,

@@ -158,9 +158,16 @@ class Genealogies:
     prints: dict[str, str] = field(default_factory=dict)
 
 
-#: The print of a part's drawing as the last build made it, by the part's file name
-#: (None: it made none), so that an unchanged part is neither read nor filled again.
-DrawnBefore = Callable[[str], str | None]
+@dataclass(frozen=True)
+class DrawnBefore:
+    """What the last build drew, so that an unchanged part is neither read nor filled
+    again: ``prints`` gives a part's print by its file name (None: none was drawn);
+    ``code`` is what every drawing is finished with besides its part (the
+    generator's own print), part of every print, so that a new version of
+    the code draws every part again, in the processes that lay them out."""
+
+    code: str
+    prints: Callable[[str], str | None]
 
 
 LinkFor = Callable[[str], str | None]
@@ -1104,18 +1111,20 @@ class _Drawing:
         made one of the same print, unless ``again``.
 
         The print is of all the drawing is made from: its DOT (the layout's
-        cache key), what ``fill_lives`` writes into the layout, and the renderer.
+        cache key), what ``fill_lives`` writes into the layout, the renderer
+        and the code (``DrawnBefore.code``).
         """
         part = self.parts[index]
         dot = _dot(part, self.family, self.houses, self.link_for,
                    self.continued[part.dynasty], self.nodes)
         digest = hashlib.blake2b(_renderer().encode(), digest_size=16)
+        digest.update(self.before.code.encode() if self.before is not None else b"")
         digest.update(dot.encode())
         for name in sorted(set(_NODE_DECLARED.findall(dot))):
             person = self.by_node.get(name)
             digest.update(f"\0{name} {years(person) if person is not None else ''}".encode())
         printed = digest.hexdigest()
-        if not again and self.before is not None and self.before(part.filename) == printed:
+        if not again and self.before is not None and self.before.prints(part.filename) == printed:
             if self.cache is not None:
                 self.cache.touch(dot)  # still this part's layout: kept in the cache
             return printed, None
