@@ -143,13 +143,27 @@ def prune(folder: Path, before: float) -> list[Path]:
     return removed
 
 
-def render_cached(source: str, render: Renderer, cache: RenderCache | None) -> str:
-    """``render(source)``, unless the cache already holds its result."""
+def render_cached(source: str, render: Renderer, cache: RenderCache | None,
+                  finish: Callable[[str], str] | None = None) -> str:
+    """``render(source)``, unless the cache already holds its result.
+
+    ``finish`` (optional) completes the rendering, cached or not, before it is
+    used; a cached entry is accepted (``RenderCache.accept``) once finished,
+    so that what is checked is what is published. The cache keeps the
+    rendering unfinished.
+    """
+    done = finish or _as_is
     if cache is None:
-        return render(source)
-    hit = cache.get(source)
-    if hit is not None:
-        return hit
+        return done(render(source))
+    stored = cache.read(source)
+    if stored is not None:
+        hit = cache.accept(done(stored))
+        if hit is not None:
+            return hit
     rendered = render(source)
     cache.put(source, rendered)
-    return rendered
+    return done(rendered)
+
+
+def _as_is(text: str) -> str:
+    return text

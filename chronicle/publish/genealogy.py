@@ -66,7 +66,7 @@ from typing import Protocol
 import pygraphviz  # type: ignore[import-untyped]
 
 from chronicle.publish import executor
-from chronicle.publish.cache import RenderCache, Renderer
+from chronicle.publish.cache import RenderCache, Renderer, render_cached
 from chronicle.publish.dot_engine import engine
 from chronicle.publish.svgsafe import accepted
 
@@ -1120,7 +1120,7 @@ class _Drawing:
         digest = hashlib.blake2b(_renderer().encode(), digest_size=16)
         digest.update(self.before.code.encode() if self.before is not None else b"")
         digest.update(dot.encode())
-        for name in sorted(set(_NODE_DECLARED.findall(dot))):
+        for name in _NODE_DECLARED.findall(dot):
             person = self.by_node.get(name)
             digest.update(f"\0{name} {years(person) if person is not None else ''}".encode())
         printed = digest.hexdigest()
@@ -1128,27 +1128,12 @@ class _Drawing:
             if self.cache is not None:
                 self.cache.touch(dot)  # still this part's layout: kept in the cache
             return printed, None
-        return printed, self._finished(dot)
-
-    def _finished(self, dot: str) -> str:
-        """The part laid out, or its layout read from the cache, with the years
-        written in (``fill_lives``), checked here (``svgsafe``) on its way out.
-
-        What is checked is the drawing as published: a cached layout that the
-        campaign's sender could have planted is checked with what was written
-        into it, and laid out again if refused. A fresh layout is Graphviz's
-        own; refused, it goes out unchecked, and the build refuses it.
-        """
-        cached = self.cache.read(dot) if self.cache is not None else None
-        if cached is not None:
-            drawing = accepted(fill_lives(cached, self.by_node))
-            if drawing is not None:
-                return drawing
-        fresh = self.render(dot)
-        if self.cache is not None:
-            self.cache.put(dot, fresh)
-        filled = fill_lives(fresh, self.by_node)
-        return accepted(filled) or filled
+        # The years are written in before a cached layout is checked: what is
+        # checked is the drawing as published. A fresh layout is checked here
+        # too; refused, it goes out unchecked, and the build refuses it.
+        drawing = render_cached(dot, self.render, self.cache,
+                                functools.partial(fill_lives, people=self.by_node))
+        return printed, accepted(drawing) or drawing
 
     @functools.cached_property
     def by_node(self) -> dict[str, TreePerson]:
@@ -1172,6 +1157,7 @@ class PendingGenealogies:
     def __init__(self, drawing: _Drawing) -> None:
         self.parts = drawing.parts
         self._drawing = drawing
+        self._index = {part.filename: index for index, part in enumerate(self.parts)}
         count = len(self.parts)
         worth = drawing.render is render_svg and count >= PARALLEL_FROM
         cores = os.cpu_count() or 1
@@ -1205,8 +1191,7 @@ class PendingGenealogies:
     def redraw(self, filename: str) -> str:
         """The drawing of the part ``filename`` made here, though the last build made
         it already (its page or file is gone, or the page around it changed)."""
-        index = next(i for i, part in enumerate(self.parts) if part.filename == filename)
-        svg = self._drawing.drawn(index, again=True)[1]
+        svg = self._drawing.drawn(self._index[filename], again=True)[1]
         assert svg is not None
         return svg
 
