@@ -185,3 +185,66 @@ def test_item_2_the_highlight_needs_no_javascript(site: Path) -> None:
         assert _highlighted(driver) == [target, HIGHLIGHT, True]
     finally:
         driver.quit()  # type: ignore[attr-defined]
+
+
+# Issue 19, item 3 ("Phones"), for the family trees: a wide tree opened on a
+# phone showed the blank top left corner of its drawing; the frame now opens
+# on the tree's first generation (static/diagram.js, an enhancement: without
+# it the frame scrolls from its corner as before).
+_TOP_ROW_SHOWN = (
+    "const f = document.querySelector('.diagram-frame');"
+    "const doc = f.querySelector('svg') ? document"
+    "  : f.querySelector('object').contentDocument;"
+    "const shift = f.querySelector('svg') ? 0"
+    "  : f.querySelector('object').getBoundingClientRect().left;"
+    "const boxes = [...doc.querySelectorAll('g.node')].map(n => n.getBoundingClientRect());"
+    "const top = Math.min(...boxes.map(b => b.top));"
+    "const row = boxes.filter(b => b.top - top < 1);"
+    "const frame = f.getBoundingClientRect();"
+    "return [f.scrollWidth > f.clientWidth, f.scrollLeft > 0,"
+    " row.some(b => b.left + shift >= frame.left - 1 && b.right + shift <= frame.right + 1)];")
+
+
+def _widest_part(site: Path) -> Path:
+    parts = sorted((site / "genealogy").glob("*.svg"))
+    widest = max(parts, key=_svg_width_px)
+    assert _svg_width_px(widest) > 2 * 390
+    return widest
+
+
+def test_phone_a_wide_tree_opens_on_its_first_generation(browser: object, site: Path) -> None:
+    page = _widest_part(site).with_suffix(".html")
+    browser.set_window_size(390, 844)  # type: ignore[attr-defined]
+    try:
+        browser.get(page.as_uri())  # type: ignore[attr-defined]
+        _wait(browser, "!document.querySelector('.diagram-tools').hidden")
+        browser.save_screenshot(str(SHOTS / "phone-tree-opened.png"))  # type: ignore[attr-defined]
+        assert browser.execute_script(_TOP_ROW_SHOWN) == [True, True, True]  # type: ignore[attr-defined]
+    finally:
+        browser.set_window_size(1200, 900)  # type: ignore[attr-defined]
+
+
+def test_phone_a_house_tree_opens_on_its_first_generation(browser: object, site: Path) -> None:
+    """The house page embeds its drawing: reached over HTTP (not from file://)."""
+    house = site / "houses" / _widest_part(site).stem / "index.html"
+    assert house.exists()
+    browser.set_window_size(390, 844)  # type: ignore[attr-defined]
+    try:
+        with _served(site.parent) as url:
+            browser.get(url + house.relative_to(site.parent).as_posix())  # type: ignore[attr-defined]
+            _wait(browser, "document.querySelector('.diagram-frame').scrollLeft > 0")
+            assert browser.execute_script(_TOP_ROW_SHOWN) == [True, True, True]  # type: ignore[attr-defined]
+    finally:
+        browser.set_window_size(1200, 900)  # type: ignore[attr-defined]
+
+
+def test_phone_a_named_box_is_shown_rather_than_the_first_generation(
+        browser: object, site: Path) -> None:
+    """With ``#p_<id>`` the browser brings that box into view; the script leaves it there."""
+    browser.set_window_size(390, 844)  # type: ignore[attr-defined]
+    try:
+        _page, target = _open_from_person_page(browser, site)
+        _wait(browser, "!document.querySelector('.diagram-tools').hidden")
+        assert _highlighted(browser) == [target, HIGHLIGHT, True]
+    finally:
+        browser.set_window_size(1200, 900)  # type: ignore[attr-defined]

@@ -36,9 +36,63 @@
     });
     tools.hidden = false;
   }
+  // A wide tree opened at its top left corner shows a phone nothing but
+  // blank paper: the frame is scrolled sideways to its first generation
+  // instead, unless the address names a box in it (the browser shows that
+  // one). An embedded drawing is reached only where the browser allows it
+  // (not from file://); the frame then stays as it is.
+  function topSpan(root) {
+    var nodes = root.querySelectorAll("g.node");
+    var top = Infinity, left = Infinity, right = -Infinity, i, box;
+    for (i = 0; i < nodes.length; i++) {
+      top = Math.min(top, nodes[i].getBoundingClientRect().top);
+    }
+    for (i = 0; i < nodes.length; i++) {
+      box = nodes[i].getBoundingClientRect();
+      if (box.top - top < 1) {
+        left = Math.min(left, box.left);
+        right = Math.max(right, box.right);
+      }
+    }
+    return left <= right ? [left, right] : null;
+  }
+  function targetIn(frame) {
+    if (!window.location.hash) { return false; }
+    var target;
+    try { target = document.getElementById(decodeURIComponent(window.location.hash.slice(1))); }
+    catch (e) { return false; }
+    return !!target && frame.contains(target);
+  }
+  function showTop(frame, drawing) {
+    if (frame.scrollWidth <= frame.clientWidth || targetIn(frame)) { return; }
+    var inside = drawing, shift = 0;
+    if (drawing.tagName.toLowerCase() === "object") {
+      try { inside = drawing.contentDocument; } catch (e) { inside = null; }
+      if (!inside || !inside.documentElement) { return; }
+      // Boxes inside an embedded document are measured from its own corner.
+      shift = drawing.getBoundingClientRect().left;
+    }
+    var span = topSpan(inside);
+    if (!span) { return; }
+    var frameBox = frame.getBoundingClientRect();
+    var left = span[0] + shift - frameBox.left + frame.scrollLeft;
+    var right = span[1] + shift - frameBox.left + frame.scrollLeft;
+    var wanted = (left + right) / 2 - frame.clientWidth / 2;
+    // The first box of the row stays in sight when the row is wider than the frame.
+    frame.scrollLeft = Math.max(0, Math.min(wanted, left - 8));
+  }
+  function placeOnce(figure) {
+    var frame = figure.querySelector(".diagram-frame");
+    var drawing = figure.querySelector(".diagram-frame > svg, .diagram-frame > object");
+    if (!frame || !drawing) { return; }
+    if (drawing.tagName.toLowerCase() === "object") {
+      drawing.addEventListener("load", function () { showTop(frame, drawing); });
+    }
+    showTop(frame, drawing);
+  }
   function all() {
     var figures = document.querySelectorAll("figure.diagram");
-    for (var i = 0; i < figures.length; i++) { setUp(figures[i]); }
+    for (var i = 0; i < figures.length; i++) { setUp(figures[i]); placeOnce(figures[i]); }
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", all);
