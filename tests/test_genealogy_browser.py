@@ -248,3 +248,29 @@ def test_phone_a_named_box_is_shown_rather_than_the_first_generation(
         assert _highlighted(browser) == [target, HIGHLIGHT, True]
     finally:
         browser.set_window_size(1200, 900)  # type: ignore[attr-defined]
+
+
+def test_phone_the_line_of_rulers_keeps_its_arrows_in_sight(browser: object, site: Path) -> None:
+    """Issue 16, item 5's line of rulers wraps on a phone: the arrow before the first
+    ruler of a new row stays inside the list (it was drawn left of the page, cut off)."""
+    lines = {h: h.read_text(encoding="utf-8").count("<li", h.read_text(encoding="utf-8")
+                                                      .find('class="ruler-line"'))
+             for h in (site / "houses").glob("*/index.html")}
+    house = max(lines, key=lambda h: (lines[h], h.name))
+    try:
+        for width in (390, 1200):
+            browser.set_window_size(width, 900)  # type: ignore[attr-defined]
+            browser.get(house.as_uri())  # type: ignore[attr-defined]
+            arrows, rows = browser.execute_script(  # type: ignore[attr-defined]
+                "const line = document.querySelector('ol.ruler-line');"
+                "const left = line.getBoundingClientRect().left;"
+                "const items = [...line.querySelectorAll(':scope > li')];"
+                "const tops = new Set(items.map(li => Math.round(li.getBoundingClientRect().top)));"
+                "return [items.slice(1).map(li => li.getBoundingClientRect().left"
+                "  + parseFloat(getComputedStyle(li, '::before').left) - left), tops.size];")
+            assert arrows, "a line of several rulers"
+            if width < 600:
+                assert rows > 1  # the case in point: a row that wraps
+            assert min(arrows) >= -0.5, (width, arrows)
+    finally:
+        browser.set_window_size(1200, 900)  # type: ignore[attr-defined]
