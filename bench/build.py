@@ -27,8 +27,10 @@ synthetic one (ten dynasties played until they count ``--people`` people,
 - one new turn: the campaign played one turn further through the command
   line (``chronicle template --auto`` then ``chronicle adjudicate``, the
   latter timed), then built into the folder of the last turn's site: its
-  wall and CPU time against a first build's, the files it wrote against the
-  site's, and the diagrams laid out again against all of them;
+  wall and CPU time against those of a first build of the same store, the
+  two alternating (the share is the median of the pairs' ratios), the files
+  it wrote against the site's, and the diagrams laid out again against all
+  of them;
 - start-up: ``chronicle --version``.
 
 Every program runs with its compiled bytecode, as an installation has it
@@ -365,7 +367,7 @@ def bench_campaign(label: str, campaign: Path, work: Path, pairs: int) -> list[s
                  f"{same.figure(cpu)} s ({100 * same.median(wall) / first_wall:.1f} % of a "
                  "first build)")
     lines.append(f"chronicle --version: wall {start.figure(wall)} s, cpu {start.figure(cpu)} s")
-    lines += bench_new_turn(label, campaign, work, pairs, first_wall, pages)
+    lines += bench_new_turn(label, campaign, work, pairs)
     return lines
 
 
@@ -381,12 +383,18 @@ def _compare(what: str, ours: Series, theirs: Series, our_pages: int,
     ]
 
 
-def bench_new_turn(label: str, campaign: Path, work: Path, pairs: int, first_wall: float,
-                   pages: int) -> list[str]:
+def bench_new_turn(label: str, campaign: Path, work: Path, pairs: int) -> list[str]:
     """One more turn through the command line, then the rebuild, ``pairs`` times
-    (each from copies of the campaign and of its site, made untimed)."""
+    (each from copies of the campaign and of its site, made untimed).
+
+    Each rebuild is paired with a first build of the very same store (a copy
+    without the diagram cache, into a new folder), the two alternating: the
+    share of a first build's time is the median of the pairs' ratios, so a
+    machine whose speed drifts between the scenarios weighs on both alike.
+    """
     base_site = work / f"{label}-first-0"
     adjudications, rebuilds = Series("adjudicate"), Series("rebuild")
+    firsts = Series("first build of the same store")
     written, laid_out, diagrams, files = [], [], [], []
     for i in range(pairs):
         copy, site = work / f"{label}-turn-{i}", work / f"{label}-turn-site-{i}"
@@ -396,9 +404,19 @@ def bench_new_turn(label: str, campaign: Path, work: Path, pairs: int, first_wal
         subprocess.run([*CHRONICLE, "template", str(copy), *autos], check=True,
                        stdout=subprocess.DEVNULL)
         adjudications.runs.append(measure([*CHRONICLE, "adjudicate", str(copy)]))
+        fresh = work / f"{label}-turn-fresh-{i}"
+        shutil.copytree(copy, fresh, ignore=shutil.ignore_patterns(".cache"))
         cache = copy / ".cache" / "graphviz"
         before = set(os.listdir(cache)) if cache.is_dir() else set()
-        run = chronicle_build(copy, site)
+
+        first = work / f"{label}-turn-first-{i}"
+        # Alternating which goes first, pair after pair (A B, B A, ...).
+        if i % 2 == 0:
+            run = chronicle_build(copy, site)
+            firsts.runs.append(chronicle_build(fresh, first))
+        else:
+            firsts.runs.append(chronicle_build(fresh, first))
+            run = chronicle_build(copy, site)
         rebuilds.runs.append(run)
         after = set(os.listdir(cache)) if cache.is_dir() else set()
         written.append(written_by(run))
@@ -406,20 +424,28 @@ def bench_new_turn(label: str, campaign: Path, work: Path, pairs: int, first_wal
         laid_out.append(len(after - before))
         # A page per part of the family trees (genealogy/<part>.html).
         diagrams.append(sum(1 for _ in site.glob("*/genealogy/*.html")))
-    share = 100 * rebuilds.median(wall) / first_wall
     reused = [100 * (1 - made / total) for made, total in zip(laid_out, diagrams, strict=True)]
     shares = [100 * w / f for w, f in zip(written, files, strict=True)]
     return [
         f"adjudicate one turn: wall {adjudications.figure(wall)} s, cpu "
         f"{adjudications.figure(cpu)} s",
         f"rebuild after one new turn: wall {rebuilds.figure(wall)} s, cpu "
-        f"{rebuilds.figure(cpu)} s, {share:.1f} % of a first build's wall time",
+        f"{rebuilds.figure(cpu)} s; a first build of the same store, paired: wall "
+        f"{firsts.figure(wall)} s, cpu {firsts.figure(cpu)} s",
+        f"rebuild after one new turn: {share_figure(rebuilds, firsts, wall)} of a first "
+        f"build's wall time, {share_figure(rebuilds, firsts, cpu)} of its CPU time",
         f"rebuild after one new turn: files written {statistics.median(written)} of "
         f"{statistics.median(files)} ({statistics.median(shares):.1f} %, "
         f"{min(shares):.1f}–{max(shares):.1f}); diagram layouts reused "
         f"{statistics.median(reused):.1f} % ({min(reused):.1f}–{max(reused):.1f}) of "
         f"{statistics.median(diagrams)}",
     ]
+
+
+def share_figure(part: Series, whole: Series, pick: Callable[[Run], float]) -> str:
+    """The per-pair share of ``whole``'s time that ``part`` took, in per cent."""
+    shares = [100 * pick(a) / pick(b) for a, b in zip(part.runs, whole.runs, strict=True)]
+    return f"{statistics.median(shares):.1f} % ({min(shares):.1f}–{max(shares):.1f})"
 
 
 # -- genealogy layout ------------------------------------------------------------------
