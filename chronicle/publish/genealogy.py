@@ -369,7 +369,7 @@ def _text_pt(text: str, size: float, *, bold: bool = False) -> float:
 def _label_lines(person: TreePerson, dynasty: str) -> list[tuple[str, bool]]:
     """The lines of a person's box, and which one is bold."""
     crown = "♕" if person.sex.upper().startswith("F") else "♔"
-    name = clean_text(person.name)
+    name = shown_name(person)
     lines = [(f"{crown} {name}" if person.ruler or person.was_ruler else name, True)]
     if person.title:
         lines.append((clean_text(person.title), False))
@@ -378,6 +378,12 @@ def _label_lines(person: TreePerson, dynasty: str) -> list[tuple[str, bool]]:
         lines.append((clean_text(" · ".join(refs)), False))
     lines.append((years_slot(person), False))
     return lines
+
+
+def shown_name(person: TreePerson) -> str:
+    """The name a box and its tooltip show. Never blank: Graphviz refuses an empty
+    bold line, and takes an empty tooltip as leave to show the label's markup."""
+    return clean_text(person.name) or "?"
 
 
 def box_width(person: TreePerson, dynasty: str) -> float:
@@ -621,7 +627,7 @@ def _person_node(
 
 
 def _tooltip(person: TreePerson, refs: list[str]) -> str:
-    return " ".join([clean_text(person.name), *(f"({r})" for r in refs[:1])])
+    return " ".join([shown_name(person), *(f"({r})" for r in refs[:1])])
 
 
 def _url(url: str) -> str:
@@ -1033,10 +1039,15 @@ def _filled_box(box: str, person: TreePerson) -> str:
         box = f"{box[:end]} {html.escape(told, quote=True)}{box[end:]}"
     if person.died is not None:
         for tag, attribute in _OUTLINES:
-            at = box.find(tag)
+            # Pieces joined once: a box from the cache may hold any number of
+            # outlines, and copying the box at each would cost their square.
+            pieces: list[str] = []
+            done, at = 0, box.find(tag)
             while at >= 0 and (at := box.find(attribute, at)) >= 0:
-                box = box[:at] + _DASHED + box[at:]
-                at = box.find(tag, at + len(_DASHED) + len(attribute))
+                pieces += (box[done:at], _DASHED)
+                done = at
+                at = box.find(tag, at + len(attribute))
+            box = "".join(pieces) + box[done:]
     found = [(at, attribute) for tag, attribute in _OUTLINES if (at := box.find(tag)) >= 0]
     if not found:
         return box
