@@ -9,6 +9,7 @@ pages of the later builds were never rendered again.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
@@ -19,7 +20,7 @@ from cli_support import run
 from chronicle.demo import play_turns
 from chronicle.publish import build as build_module
 from chronicle.publish import build_site, executor, genealogy, inputs, pages
-from chronicle.publish.writer import MANIFEST
+from chronicle.publish.writer import JOURNAL, MANIFEST
 
 
 def files_of(site: Path) -> dict[str, bytes]:
@@ -229,3 +230,56 @@ def test_a_new_turn_draws_only_the_family_tree_parts_that_changed(
     del ours[MANIFEST], theirs[MANIFEST]
     assert ours.keys() == theirs.keys()
     assert [name for name in ours if ours[name] != theirs[name]] == []
+
+
+class _Interrupted(Exception):
+    """Stands for whatever stops a build halfway: Ctrl-C, a full disk, a crash."""
+
+
+def test_a_build_interrupted_halfway_leaves_nothing_a_later_build_would_keep_wrongly(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build writes its pages as it goes and its manifest at the end. One stopped
+    halfway has overwritten pages whose prints the manifest still gives as the
+    last build's: after a rollback to that build's turn, those pages would be
+    kept, showing the turn rolled back. So the prints are dropped from the
+    manifest before the first page is written, and saved again at the end."""
+    campaign = tmp_path / "campaign"
+    assert run("new", campaign, "--ruleset", "blood-royale", "--seed", "halfway").exit_code == 0
+    play_turns(campaign, 3, "halfway")
+    site = tmp_path / "site"
+    with executor.serial():
+        build_site([campaign], site)
+        before = files_of(site)
+        play_turns(campaign, 1, "halfway")
+
+        def stop(_ctx: pages.SiteContext, _write: pages.Write) -> None:
+            raise _Interrupted
+
+        # The feed is made after every page but the drawings (``build_campaign``).
+        monkeypatch.setattr(build_module, "build_feed", stop)
+        with pytest.raises(_Interrupted):
+            build_site([campaign], site)
+        monkeypatch.undo()
+        overwritten = [name for name, data in files_of(site).items()
+                       if name in before and data != before[name] and name != MANIFEST]
+        assert any("/people/" in name for name in overwritten)  # the case in point
+        assert run("rollback", campaign, "--to", "3").exit_code == 0
+        build_site([campaign], site)
+    fresh = tmp_path / "fresh"
+    build_site([campaign], fresh)
+    ours, theirs = files_of(site), files_of(fresh)
+    assert ours.keys() == theirs.keys()
+    assert [name for name in ours if ours[name] != theirs[name]] == []
+
+
+def test_a_finished_build_leaves_no_journal_and_a_whole_manifest(tmp_path: Path) -> None:
+    """With its helper processes (forking on): the journal of new files is gone once
+    the manifest is saved, and the manifest no longer says it is being built."""
+    campaign = tmp_path / "campaign"
+    assert run("new", campaign, "--ruleset", "blood-royale", "--seed", "journal").exit_code == 0
+    play_turns(campaign, 2, "journal")
+    site = tmp_path / "site"
+    assert run("build", campaign, "-o", site).exit_code == 0
+    manifest = json.loads((site / MANIFEST).read_text(encoding="utf-8"))
+    assert "building" not in manifest and manifest["pages"]
+    assert not (site / JOURNAL).exists()

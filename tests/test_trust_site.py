@@ -24,7 +24,7 @@ from chronicle.publish.data import HouseStyle, load_campaign
 from chronicle.publish.errors import PublishError
 from chronicle.publish.genealogy import TreeMarriage, TreePerson, fill_lives, render_genealogies
 from chronicle.publish.svgsafe import CheckedSvg, accepted, checked, unsafe
-from chronicle.publish.writer import MANIFEST
+from chronicle.publish.writer import JOURNAL, MANIFEST
 from chronicle.scaffold import scaffold
 
 SEED = "site-trust-seed"
@@ -40,7 +40,7 @@ def campaign(tmp_path: Path) -> Path:
 
 # -- writes through links -----------------------------------------------------------
 @pytest.mark.parametrize("planted", [MANIFEST, "index.html.tmp", "index.html",
-                                     "camp/index.html.tmp"])
+                                     "camp/index.html.tmp", JOURNAL])
 def test_writes_through_links_no_write_follows_a_link_planted_in_the_output_folder(
         campaign: Path, tmp_path: Path, planted: str) -> None:
     """Finding: links planted in the output folder (``.chronicle-manifest``,

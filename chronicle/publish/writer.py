@@ -9,6 +9,14 @@ manifest ``.chronicle-manifest``; files it never wrote are never deleted).
 The manifest also keeps one fingerprint per campaign: when a campaign's
 inputs are unchanged and its files are still in place, the builder skips it
 and ``keep``\\ s the files instead of rendering them again.
+
+A build that stops halfway (Ctrl-C, a full disk, a crash) must leave nothing
+the next one would trust wrongly: before its first file is written, the
+manifest loses its prints (it keeps the files' list and says ``building``),
+and every file new to the site is noted in a journal (``JOURNAL``) before it
+is made. The next build then renders every page again (still writing only
+the bytes that changed) and removes what the stopped one left that it does
+not write itself.
 """
 
 from __future__ import annotations
@@ -22,6 +30,10 @@ from typing import Any
 
 from chronicle.publish.errors import PublishError
 from chronicle.publish.inputs import MANIFEST
+
+#: Files a build made that the manifest did not list, one JSON string a line,
+#: while it runs (see the module's docstring).
+JOURNAL = MANIFEST + ".new"
 
 # Never through a link: the output folder may come from elsewhere, and a
 # link planted there (as a page, its ``.tmp`` or the manifest) would have the
@@ -108,6 +120,7 @@ class Writer:
          self._previous_facts, self._previous_pages) = self._read_manifest()
         self._groups: dict[str, list[str]] = {}
         self._group: str = ""
+        self._journal: int | None = None  # its descriptor, once this build writes
 
     # -- the manifest ---------------------------------------------------------
     def _read_manifest(self) -> tuple[set[str], dict[str, list[str]], dict[str, str],
@@ -120,9 +133,53 @@ class Writer:
             prints = {str(k): str(v) for k, v in data.get("fingerprints", {}).items()}
             facts = {str(k): dict(v) for k, v in data.get("facts", {}).items()}
             pages = {str(k): str(v) for k, v in data.get("pages", {}).items()}
-            return {str(p) for p in data.get("files", [])}, groups, prints, facts, pages
+            files = {str(p) for p in data.get("files", [])}
+            if data.get("building"):
+                files |= self._journaled()
+            return files, groups, prints, facts, pages
         except (OSError, ValueError, AttributeError, TypeError):
             return set(), {}, {}, {}, {}
+
+    def _journaled(self) -> set[str]:
+        """The files a build that stopped halfway noted as new (``JOURNAL``)."""
+        try:
+            fd = os.open(self.out_dir / JOURNAL, os.O_RDONLY | _NOFOLLOW)
+        except OSError:
+            return set()
+        with os.fdopen(fd, "rb") as handle:
+            lines = handle.read().decode("utf-8", "replace").splitlines()
+        found: set[str] = set()
+        for line in lines:
+            with contextlib.suppress(ValueError):
+                path = json.loads(line)
+                if isinstance(path, str):
+                    found.add(path)
+        return found
+
+    def _begin_writing(self) -> None:
+        """Before this build's first file: the manifest without its prints, and a
+        new journal (see the module's docstring). Done by the parent before it
+        forks (``begin_group``), so a helper process finds it done."""
+        if self._journal is not None:
+            return
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        interim = {"building": True, "files": sorted(self._previous_files),
+                   "groups": {k: sorted(v) for k, v in sorted(self._previous_groups.items())}}
+        _replace_file(str(self.out_dir / MANIFEST),
+                      json.dumps(interim, indent=0, sort_keys=True).encode("utf-8"))
+        journal = str(self.out_dir / JOURNAL)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(journal)  # a link planted there is removed, not followed
+        self._journal = os.open(journal, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND
+                                | _NOFOLLOW | getattr(os, "O_BINARY", 0), 0o666)
+
+    def _about_to_write(self, relpath: str) -> None:
+        """Note a file new to the site before making it (whichever process makes it:
+        the journal is opened for appending, so lines never overwrite each other)."""
+        self._begin_writing()
+        if relpath not in self._previous_files:
+            assert self._journal is not None
+            os.write(self._journal, (json.dumps(relpath) + "\n").encode("utf-8"))
 
     def has_fingerprints(self) -> bool:
         """True if the last build recorded any group's fingerprint."""
@@ -142,6 +199,7 @@ class Writer:
         ``fingerprint`` and ``facts`` (plain JSON values) are kept in the
         manifest for the next build: see ``previous_group``.
         """
+        self._begin_writing()
         self._group = group
         self.fingerprints[group] = fingerprint
         self.facts[group] = dict(facts or {})
@@ -204,7 +262,7 @@ class Writer:
         parts = relpath.split("/")
         if (not relpath or relpath.startswith("/") or "\\" in relpath or "\x00" in relpath
                 or ":" in parts[0] or any(p in ("", ".", "..") for p in parts)
-                or parts[0] == MANIFEST):
+                or parts[0] in (MANIFEST, JOURNAL)):
             raise PublishError(f"refusing to write outside the site: {relpath!r}")
         return os.path.join(self._root, *parts)
 
@@ -265,20 +323,21 @@ class Writer:
                 self._fresh.add(folder)
         self._folders.add(folder)
 
-    @staticmethod
-    def _store(relpath: str, target: str, folder: str, data: bytes,
+    def _store(self, relpath: str, target: str, folder: str, data: bytes,
                fresh: bool = False) -> str | None:
         """Write one file unless it already holds ``data``; return its path if written.
 
         In a ``fresh`` folder (absent when checked) there is nothing to compare.
         """
         if fresh:
+            self._about_to_write(relpath)
             _make_folder(folder)
             _write_file(target, data)
             return relpath
         try:
             if _holds(target, data):
                 return None
+            self._about_to_write(relpath)
             _replace_file(target, data)
         except FileNotFoundError:
             _make_folder(folder)
@@ -334,6 +393,11 @@ class Writer:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         _replace_file(str(self.out_dir / MANIFEST),
                       json.dumps(manifest, indent=0, sort_keys=True).encode("utf-8"))
+        if self._journal is not None:
+            os.close(self._journal)
+            self._journal = None
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.out_dir / JOURNAL)
         return removed
 
     def _prune(self, folder: Path) -> None:
