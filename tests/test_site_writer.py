@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from chronicle.publish.errors import PublishError
-from chronicle.publish.writer import MANIFEST, Writer
+from chronicle.publish.writer import JOURNAL, MANIFEST, Writer
 
 
 def test_writer_refuses_a_path_outside_the_site(tmp_path: Path) -> None:
@@ -115,3 +115,32 @@ def test_writer_writes_every_byte_when_the_system_takes_them_in_pieces(
     assert (tmp_path / "site/people/e1100-edward/deeper/index.html").read_text(
         encoding="utf-8") == text
     assert len(calls) > 100
+
+
+@pytest.mark.parametrize("new", ["a/new.html", "fresh/new.html", "top.html"])
+def test_writer_a_build_stopped_halfway_is_undone_by_the_next(tmp_path: Path, new: str) -> None:
+    """Issue 15's incremental builds, stopped halfway: the files the stopped build
+    added (in a folder the site had, a folder it made, or the top) are removed
+    by the next build that does not write them, and nothing the stopped build
+    overwrote is kept by its print."""
+    first = Writer(tmp_path)
+    first.begin_group("camp", "print-1")
+    first.write("a/index.html", "turn 1")
+    first.page_prints["a/index.html"] = "page-print-1"
+    first.end_group()
+    first.finish()
+    stopped = Writer(tmp_path)
+    stopped.begin_group("camp", "print-2")
+    stopped.write("a/index.html", "turn 2")
+    stopped.write(new, "added by the stopped build")
+    # ... and it stops here: no ``finish``.
+    assert (tmp_path / JOURNAL).is_file()
+    again = Writer(tmp_path)
+    assert not again.has_fingerprints()
+    assert not again.keep_page("a/index.html", "page-print-1")  # overwritten: not trusted
+    again.begin_group("camp", "print-1")
+    again.write("a/index.html", "turn 1")
+    again.end_group()
+    assert again.finish() == [new]
+    assert not (tmp_path / new).exists() and not (tmp_path / JOURNAL).exists()
+    assert (tmp_path / "a/index.html").read_text() == "turn 1"

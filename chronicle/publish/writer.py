@@ -339,7 +339,8 @@ class Writer:
                 return None
             self._about_to_write(relpath)
             _replace_file(target, data)
-        except FileNotFoundError:
+        except FileNotFoundError:  # a new file, or its folder gone meanwhile
+            self._about_to_write(relpath)
             _make_folder(folder)
             _write_file(target, data)
         return relpath
