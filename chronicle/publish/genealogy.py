@@ -369,7 +369,7 @@ def _text_pt(text: str, size: float, *, bold: bool = False) -> float:
 def _label_lines(person: TreePerson, dynasty: str) -> list[tuple[str, bool]]:
     """The lines of a person's box, and which one is bold."""
     crown = "♕" if person.sex.upper().startswith("F") else "♔"
-    name = shown_name(person)
+    name = _shown_name(person)
     lines = [(f"{crown} {name}" if person.ruler or person.was_ruler else name, True)]
     if person.title:
         lines.append((clean_text(person.title), False))
@@ -380,7 +380,7 @@ def _label_lines(person: TreePerson, dynasty: str) -> list[tuple[str, bool]]:
     return lines
 
 
-def shown_name(person: TreePerson) -> str:
+def _shown_name(person: TreePerson) -> str:
     """The name a box and its tooltip show. Never blank: Graphviz refuses an empty
     bold line, and takes an empty tooltip as leave to show the label's markup."""
     return clean_text(person.name) or "?"
@@ -627,7 +627,7 @@ def _person_node(
 
 
 def _tooltip(person: TreePerson, refs: list[str]) -> str:
-    return " ".join([shown_name(person), *(f"({r})" for r in refs[:1])])
+    return " ".join([_shown_name(person), *(f"({r})" for r in refs[:1])])
 
 
 def _url(url: str) -> str:

@@ -12,7 +12,7 @@ and ``keep``\\ s the files instead of rendering them again.
 
 A build that stops halfway (Ctrl-C, a full disk, a crash) must leave nothing
 the next one would trust wrongly: before its first file is written, the
-manifest loses its prints (it keeps the files' list and says ``building``),
+manifest keeps only the files' list and says ``building``,
 and every file new to the site is noted in a journal (``JOURNAL``) before it
 is made. The next build then renders every page again (still writing only
 the bytes that changed) and removes what the stopped one left that it does
@@ -163,8 +163,7 @@ class Writer:
         if self._journal is not None:
             return
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        interim = {"building": True, "files": sorted(self._previous_files),
-                   "groups": {k: sorted(v) for k, v in sorted(self._previous_groups.items())}}
+        interim = {"building": True, "files": sorted(self._previous_files)}
         _replace_file(str(self.out_dir / MANIFEST),
                       json.dumps(interim, indent=0, sort_keys=True).encode("utf-8"))
         journal = str(self.out_dir / JOURNAL)

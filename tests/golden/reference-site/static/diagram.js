@@ -63,10 +63,10 @@
     catch (e) { return false; }
     return !!target && frame.contains(target);
   }
-  function showTop(frame, drawing) {
+  function showTop(frame, drawing, embedded) {
     if (frame.scrollWidth <= frame.clientWidth || targetIn(frame)) { return; }
     var inside = drawing, shift = 0;
-    if (drawing.tagName.toLowerCase() === "object") {
+    if (embedded) {
       try { inside = drawing.contentDocument; } catch (e) { inside = null; }
       if (!inside || !inside.documentElement) { return; }
       // Boxes inside an embedded document are measured from its own corner.
@@ -85,10 +85,11 @@
     var frame = figure.querySelector(".diagram-frame");
     var drawing = figure.querySelector(".diagram-frame > svg, .diagram-frame > object");
     if (!frame || !drawing) { return; }
-    if (drawing.tagName.toLowerCase() === "object") {
-      drawing.addEventListener("load", function () { showTop(frame, drawing); });
+    var embedded = drawing.tagName.toLowerCase() === "object";
+    if (embedded) {
+      drawing.addEventListener("load", function () { showTop(frame, drawing, true); });
     }
-    showTop(frame, drawing);
+    showTop(frame, drawing, embedded);
   }
   function all() {
     var figures = document.querySelectorAll("figure.diagram");
