@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields, replace
 from enum import StrEnum
-from typing import Any, ClassVar, NoReturn, Self, TypeVar
+from typing import Any, ClassVar, NoReturn, Protocol, Self, TypeVar
 
 # Snapshots written before the calendar came from the rules data always
 # counted five years a turn; they load with that calendar.
@@ -205,42 +205,54 @@ def _sealed(data: Mapping[str, Any]) -> Person:
     return person
 
 
+class DeadRecords(Protocol):
+    """Where the lent dead's records and reference numbers are read, one at a time."""
+
+    def record(self, pid: str) -> str | None:
+        """The stored record (JSON) of the dead ``pid``, or None."""
+
+    def holder(self, ref: str) -> str | None:
+        """Who, of the dead holding number ``ref`` when they died, appeared last."""
+
+    def every_ref(self) -> Iterable[tuple[str, str]]:
+        """Every (reference number, id) the dead held, in their order of appearance."""
+
+
 class LentDead:
     """Those who died before the turn being played, as the store keeps them.
 
     A campaign's dead outnumber its living several times over, and no rule
     acts on them again (``GameState.seal_the_dead``): they are only looked up,
     by id, name or reference number, and their names stay taken. So a state
-    loaded to play a turn is lent them undecoded: ``texts`` is each one's
-    stored record (JSON, by id), decoded on first use; ``people`` (id, name,
-    ``seq``) and ``refs`` (reference number, id: those they held when they
-    died), both in their order of appearance, serve the lookups, which find
-    whom a state holding everyone would find (``GameState.find_person``).
+    loaded to play a turn is lent them: ``people`` (id, name, ``seq``, in
+    their order of appearance) serve the names; each one's record and the
+    numbers they held are read from ``records`` when asked for (a turn asks
+    for a few hundred of them, where reading every one was a tenth of a long
+    campaign's turn). The lookups find whom a state holding everyone would
+    find (``GameState.find_person``).
     """
 
-    def __init__(self, texts: Mapping[str, str], people: Sequence[tuple[str, str, int]],
-                 refs: Sequence[tuple[str, str]]) -> None:
-        self._texts = texts
+    def __init__(self, people: Sequence[tuple[str, str, int]], records: DeadRecords) -> None:
         self._people = people
-        self._ref_rows = refs
+        self._records = records
         self.seq = {pid: seq for pid, _name, seq in people}
         # Of two bearing one name or number, the later is meant (``_people_index``).
         self.names = {name: pid for pid, name, _seq in people}
-        self.refs = dict(refs)
         self._decoded: dict[str, Person] = {}
+        self._holders: dict[str, str | None] = {}
         self._folded: dict[str, str] | None = None
         self._folded_refs: dict[str, tuple[str, ...]] | None = None
 
     def __contains__(self, pid: object) -> bool:
-        return pid in self._texts
+        return pid in self.seq
 
     def __len__(self) -> int:
-        return len(self._texts)
+        return len(self.seq)
 
     def get(self, pid: str) -> Person | None:
         person = self._decoded.get(pid)
         if person is None:
-            text = self._texts.get(pid)
+            text = self._records.record(pid) if pid in self.seq else None
             if text is None:
                 return None
             person = self._decoded[pid] = _sealed(json.loads(text))
@@ -249,12 +261,16 @@ class LentDead:
     def exact(self, token: str) -> tuple[str | None, bool]:
         """Who bears ``token`` as a number or name (the later of two), else whose id
         it is; and whether it is a number or name."""
-        by_ref, by_name = self.refs.get(token), self.names.get(token)
+        if token in self._holders:
+            by_ref = self._holders[token]
+        else:
+            by_ref = self._holders[token] = self._records.holder(token)
+        by_name = self.names.get(token)
         if by_ref is not None and by_name is not None:
             return max(by_ref, by_name, key=self.seq.__getitem__), True
         if by_ref is not None or by_name is not None:
             return by_ref or by_name, True
-        return (token, False) if token in self._texts else (None, False)
+        return (token, False) if token in self.seq else (None, False)
 
     def every_name(self) -> Iterator[str]:
         """Their names, in order of appearance."""
@@ -271,10 +287,14 @@ class LentDead:
         return self._folded.get(lowered)
 
     def holding_ref_like(self, lowered: str) -> tuple[str, ...]:
-        """Those whose number is ``lowered`` in small letters, in order of appearance."""
+        """Those whose number is ``lowered`` in small letters, in order of appearance.
+
+        Asked only of a name that finds nobody (for the number meant): the
+        numbers are all read then, once.
+        """
         if self._folded_refs is None:
             found: dict[str, tuple[str, ...]] = {}
-            for ref, pid in self._ref_rows:
+            for ref, pid in self._records.every_ref():
                 found[ref.lower()] = (*found.get(ref.lower(), ()), pid)
             self._folded_refs = found
         return self._folded_refs.get(lowered, ())
@@ -373,6 +393,31 @@ class Marriage(_Data):
     children_dynasty: str | None = None
     ended: int | None = None
     end_cause: str | None = None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Marriage:
+        marriage = super().from_dict(data)
+        return marriage.sealed() if marriage.ended is not None else marriage
+
+    def sealed(self) -> Marriage:
+        """This marriage as an immutable record (an ended one: see ``seal_the_dead``)."""
+        marriage = object.__new__(_EndedMarriage)
+        vars(marriage).update(vars(self))
+        return marriage
+
+
+class _EndedMarriage(Marriage):
+    """An ended marriage: no rule changes it again, and its fields are all immutable."""
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise FrozenInstanceError(f"marriage {self.id} has ended and is sealed: cannot set {name}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise FrozenInstanceError(
+            f"marriage {self.id} has ended and is sealed: cannot delete {name}")
+
+    def sealed(self) -> Marriage:
+        return self
 
 
 @dataclass
@@ -669,30 +714,41 @@ class GameState:
 
     # -- copying and serialising ------------------------------------------
     def seal_the_dead(self) -> None:
-        """Make every dead person an immutable record (``Person.sealed``).
+        """Make every dead person and ended marriage an immutable record
+        (``Person.sealed``, ``Marriage.sealed``).
 
-        No rule acts on the dead again; once sealed, states can share them.
+        No rule acts on them again; once sealed, states can share them.
         """
         for pid, person in self.persons.items():
             if person.died is not None and not isinstance(person, _SealedPerson):
                 self.persons[pid] = person.sealed()
+        marriages = self.marriages
+        for index, marriage in enumerate(marriages):
+            if marriage.ended is not None and not isinstance(marriage, _EndedMarriage):
+                marriages[index] = marriage.sealed()
 
     def copy(self) -> GameState:
-        """A deep copy that shares only immutable records: the sealed dead.
+        """A deep copy that shares only immutable records: the sealed dead and
+        ended marriages.
 
         Copying only what may change keeps a long campaign's turn at the cost
         of its living. The copy itself is a pickle round trip, several times
         faster than ``copy.deepcopy``.
         """
-        persons = self.persons
+        persons, marriages = self.persons, self.marriages
         self.persons = {pid: p for pid, p in persons.items()
                         if not isinstance(p, _SealedPerson)}
+        # A hole for each sealed marriage keeps the others at their places.
+        self.marriages = [None if isinstance(m, _EndedMarriage) else m  # type: ignore[misc]
+                          for m in marriages]
         try:
             clone: GameState = pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
         finally:
-            self.persons = persons
+            self.persons, self.marriages = persons, marriages
         clone.persons = People(((pid, clone.persons.get(pid) or p) for pid, p in persons.items()),
                                self._lent())
+        clone.marriages = [mine or sealed for mine, sealed in zip(clone.marriages, marriages,
+                                                                  strict=True)]
         # Indexes of strings are as true of the clone as of the original, and
         # building one walks everyone who ever lived: they are copied over.
         for key, value in self.caches.items():

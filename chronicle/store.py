@@ -317,10 +317,12 @@ def _write_tables(db: sqlite3.Connection, state: GameState, previous: GameState 
         rows = _rows(state.houses.values(), state.persons.values(), state.marriages)
         old = None
     else:
-        people = previous.living()
+        # Of those, most come through a turn unchanged: equal records make equal rows.
+        people = [p for p in previous.living() if state.persons[p.id] != p]
         fresh_people = list(itertools.islice(state.persons.values(),
                                              len(previous.persons), None))
-        open_at = [i for i, m in enumerate(previous.marriages) if m.ended is None]
+        open_at = [i for i, m in enumerate(previous.marriages)
+                   if m.ended is None and state.marriages[i] != m]
         rows = _rows(state.houses.values(),
                      [state.persons[p.id] for p in people] + fresh_people,
                      [state.marriages[i] for i in open_at]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import weakref
 import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -221,16 +222,13 @@ class StoreReader:
         if last is None:
             return self.state(0)
         turn = last[0]
-        texts = dict(self.rows("SELECT person, data FROM archive WHERE turn <= ?", turn))
         # The tables hold everyone as they were last: the dead, as they died.
         people = self.rows("SELECT p.id, p.name, p.seq FROM persons p "
-                           "JOIN archive a ON a.person = p.id ORDER BY p.seq")
-        refs = self.rows("SELECT c.ref, c.person FROM claims c "
-                         "JOIN persons p ON p.id = c.person "
-                         "JOIN archive a ON a.person = c.person "
-                         "WHERE c.renounced_turn IS NULL ORDER BY p.seq")
+                           "JOIN archive a ON a.person = p.id WHERE a.turn <= ? "
+                           "ORDER BY p.seq", turn)
+        (_seq, _name, path), = self.rows("PRAGMA database_list")[:1]
         data = json.loads(zlib.decompress(self.snapshot(turn)))
-        return GameState.from_dict(data, LentDead(texts, people, refs))
+        return GameState.from_dict(data, LentDead(people, ArchivedDead(Path(path), turn)))
 
     def events(self, *, public_only: bool = True) -> list[StoredEvent]:
         """The stored events in order (the public ones only, by default)."""
@@ -246,6 +244,50 @@ class StoreReader:
             for house in json.loads(text or "[]"):
                 counts[house] = counts.get(house, 0) + 1
         return counts
+
+
+class ArchivedDead:
+    """The dead of the store at ``path`` up to ``turn``, read one at a time
+    (``adjudicator.state.DeadRecords``).
+
+    Through a connection of their own, opened at the first question: the state
+    they are lent to outlives the connection it was read through (a turn's
+    reports are written once the store is closed). What they read never
+    changes: the dead of turns up to ``turn`` are stored once and for all.
+    """
+
+    def __init__(self, path: Path, turn: int) -> None:
+        self._path, self._turn = path, turn
+        self._connection: sqlite3.Connection | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ArchivedDead, (self._path, self._turn))
+
+    def _rows(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
+        if self._connection is None:
+            self._connection = connect(self._path)
+            weakref.finalize(self, self._connection.close)
+        return self._connection.execute(sql, params).fetchall()
+
+    def record(self, pid: str) -> str | None:
+        found = self._rows("SELECT data FROM archive WHERE person = ? AND turn <= ?", pid,
+                           self._turn)
+        return str(found[0][0]) if found else None
+
+    def holder(self, ref: str) -> str | None:
+        found = self._rows("SELECT c.person FROM claims c "
+                           "JOIN archive a ON a.person = c.person "
+                           "JOIN persons p ON p.id = c.person "
+                           "WHERE c.ref = ? AND c.renounced_turn IS NULL AND a.turn <= ? "
+                           "ORDER BY p.seq DESC LIMIT 1", ref, self._turn)
+        return str(found[0][0]) if found else None
+
+    def every_ref(self) -> Iterable[tuple[str, str]]:
+        return self._rows("SELECT c.ref, c.person FROM claims c "
+                          "JOIN persons p ON p.id = c.person "
+                          "JOIN archive a ON a.person = c.person "
+                          "WHERE c.renounced_turn IS NULL AND a.turn <= ? ORDER BY p.seq",
+                          self._turn)
 
 
 def _missing_columns(connection: sqlite3.Connection) -> bool:

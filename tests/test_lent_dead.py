@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import string
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,24 @@ LOUIS = Person(id="louis", name="Louis", sex=Sex.MALE, born=1200, dynasty="engla
                died=1260, death_cause="natural", seq=90, refs={"england": "E9000"})
 
 
+class KeptDead:
+    """The store's ``DeadRecords``, held in memory: ``texts`` by id, ``refs`` as ``every_ref``."""
+
+    def __init__(self, texts: Mapping[str, str], refs: Sequence[tuple[str, str]]) -> None:
+        self._texts = texts
+        self._refs = refs
+        self._holders = dict(refs)  # the later of two holders wins
+
+    def record(self, pid: str) -> str | None:
+        return self._texts.get(pid)
+
+    def holder(self, ref: str) -> str | None:
+        return self._holders.get(ref)
+
+    def every_ref(self) -> Iterable[tuple[str, str]]:
+        return self._refs
+
+
 def lending(state: GameState, *dead: Person) -> GameState:
     """``state`` as the store gives it to play a turn from, lent ``dead``."""
     ordered = sorted(dead, key=lambda p: p.seq)
@@ -48,7 +67,7 @@ def lending(state: GameState, *dead: Person) -> GameState:
     people = [(p.id, p.name, p.seq) for p in ordered]
     refs = [(ref, p.id) for p in ordered for ref in p.refs.values()]
     return GameState.from_dict(json.loads(json.dumps(state.to_dict())),
-                               LentDead(texts, people, refs))
+                               LentDead(people, KeptDead(texts, refs)))
 
 
 def whole(state: GameState, *dead: Person) -> GameState:
