@@ -16,7 +16,7 @@ manifest keeps only the files' list and says ``building``,
 and every file new to the site is noted in a journal (``JOURNAL``) before it
 is made. The next build then renders every page again (still writing only
 the bytes that changed) and removes what the stopped one left that it does
-not write itself.
+not write itself, and any copy it had not yet renamed over its file.
 """
 
 from __future__ import annotations
@@ -116,6 +116,7 @@ class Writer:
         # Each page's print (``pages.page_print``), this build's and the last's.
         self.page_prints: dict[str, str] = {}
         self.site_print = ""  # of the whole site's inputs (``inputs.up_to_date``)
+        self._after_stop = False  # the last build stopped halfway (``_read_manifest``)
         (self._previous_files, self._previous_groups, self._previous_prints,
          self._previous_facts, self._previous_pages) = self._read_manifest()
         self._groups: dict[str, list[str]] = {}
@@ -135,6 +136,7 @@ class Writer:
             pages = {str(k): str(v) for k, v in data.get("pages", {}).items()}
             files = {str(p) for p in data.get("files", [])}
             if data.get("building"):
+                self._after_stop = True
                 files |= self._journaled()
             return files, groups, prints, facts, pages
         except (OSError, ValueError, AttributeError, TypeError):
@@ -372,17 +374,13 @@ class Writer:
         """Remove stale files of earlier builds, save the manifest; return the removed."""
         removed: list[str] = []
         for rel in sorted(self._previous_files - self.written):
-            try:
-                target = Path(self._target(rel))
-            except PublishError:
-                continue
-            # Only a plain file whose folders are the site's own: a manifest
-            # naming a path through a link must not remove anything elsewhere.
-            if target.is_file() and not target.is_symlink() and \
-                    target.resolve().is_relative_to(self.out_dir):
+            target = self._removable(rel)
+            if target is not None:
                 target.unlink()
                 removed.append(rel)
                 self._prune(target.parent)
+        if self._after_stop:
+            self._remove_stray_copies()
         manifest = {"files": sorted(self.written),
                     "groups": {k: sorted(v) for k, v in sorted(self._groups.items())},
                     "fingerprints": dict(sorted(self.fingerprints.items())),
@@ -399,6 +397,28 @@ class Writer:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.out_dir / JOURNAL)
         return removed
+
+    def _removable(self, rel: str) -> Path | None:
+        """The file ``rel`` names if it may be removed: a plain file whose folders are
+        the site's own (a manifest naming a path through a link must not remove
+        anything elsewhere)."""
+        try:
+            target = Path(self._target(rel))
+        except PublishError:
+            return None
+        if target.is_file() and not target.is_symlink() and \
+                target.resolve().is_relative_to(self.out_dir):
+            return target
+        return None
+
+    def _remove_stray_copies(self) -> None:
+        """The new copies a stopped build made and did not rename over their files
+        (``_replace_file``): only files the site had then were replaced, all
+        in the list it left, and an upload would otherwise publish the copy."""
+        for rel in sorted(self._previous_files):
+            stray = self._removable(rel + ".tmp")
+            if stray is not None:
+                stray.unlink()
 
     def _prune(self, folder: Path) -> None:
         while folder != self.out_dir and folder.is_relative_to(self.out_dir):
