@@ -373,27 +373,33 @@ def _archive_dead(db: sqlite3.Connection, state: GameState, previous: GameState)
 
 def _insert(db: sqlite3.Connection, table: str, rows: Sequence[dict[str, Any]]) -> None:
     """Insert ``rows`` (dicts with the same keys, which are ``table``'s columns)."""
-    if not rows:
-        return
-    columns = list(rows[0])
+    if rows:
+        columns = tuple(rows[0])
+        _insert_values(db, table, columns, [tuple(r[c] for c in columns) for r in rows])
+
+
+def _insert_values(db: sqlite3.Connection, table: str, columns: Sequence[str],
+                   values: Iterable[tuple[Any, ...]]) -> None:
+    """Insert ``values``, one tuple of ``columns`` each: a turn's events and dice go
+    straight from their records to SQLite (tens of thousands of rows a turn)."""
     db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) "
-                   f"VALUES ({', '.join('?' * len(columns))})",
-                   [tuple(r[c] for c in columns) for r in rows])
+                   f"VALUES ({', '.join('?' * len(columns))})", values)
 
 
 def _insert_events(db: sqlite3.Connection, turn: int, events: Iterable[Event]) -> None:
-    rows = [dict(turn=turn, seq=i, phase=e.phase, kind=e.kind, public=e.public,
-                 payload=json.dumps(e.payload(), sort_keys=True, ensure_ascii=False),
-                 subjects=json.dumps(e.subjects()), houses=json.dumps(e.houses()))
-            for i, e in enumerate(events, start=1)]
-    _insert(db, "events", rows)
+    _insert_values(db, "events", ("turn", "seq", "phase", "kind", "public", "payload",
+                                  "subjects", "houses"),
+                   ((turn, i, e.phase, e.kind, e.public,
+                     json.dumps(e.payload(), sort_keys=True, ensure_ascii=False),
+                     json.dumps(e.subjects()), json.dumps(e.houses()))
+                    for i, e in enumerate(events, start=1)))
 
 
 def _insert_rolls(db: sqlite3.Connection, rolls: Iterable[Roll]) -> None:
-    rows = [dict(turn=r.turn, seq=r.seq, phase=r.phase, purpose=r.purpose, subject=r.subject,
-                 dice=r.dice, faces=json.dumps(list(r.faces)), total=r.total, secret=r.secret)
-            for r in rolls]
-    _insert(db, "rolls", rows)
+    _insert_values(db, "rolls", ("turn", "seq", "phase", "purpose", "subject", "dice", "faces",
+                                 "total", "secret"),
+                   ((r.turn, r.seq, r.phase, r.purpose, r.subject, r.dice,
+                     json.dumps(list(r.faces)), r.total, r.secret) for r in rolls))
 
 
 def _insert_rejections(db: sqlite3.Connection, turn: int,

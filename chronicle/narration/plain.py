@@ -29,6 +29,7 @@ from chronicle.narration.narrator import (
     FOR_HOUSE,
     ROOT,
     Glossary,
+    HouseSentence,
     Narrator,
     PersonLike,
     Reader,
@@ -164,12 +165,6 @@ def markdown(sentence: Markup, base: str | None) -> str:
     return "".join(out)
 
 
-def members(state: GameState, house: str) -> frozenset[str]:
-    """The people a house counts as its own: its dynasty and its court."""
-    return frozenset(p.id for p in state.persons.values()
-                     if house in (p.dynasty, p.court))
-
-
 class ReportTeller:
     """One turn's events for the reports: the chronicle all houses read, and what
     happened to each house, as Markdown lines.
@@ -185,6 +180,8 @@ class ReportTeller:
         self.narrator = _narrator(state, language, self.events, names)
         # Each payload as the store keeps it, made once for every house's report.
         self.entries = [_entry(state, seq, e) for seq, e in enumerate(self.events, start=1)]
+        self._members: dict[str, set[str]] | None = None
+        self._concerns: list[tuple[HouseSentence | None, frozenset[str], frozenset[str]]] = []
 
     def chronicle(self) -> list[str]:
         return [markdown(text, self.base) for text in self._told()]
@@ -199,14 +196,23 @@ class ReportTeller:
 
     def for_house(self, house: str) -> list[str]:
         """What the turn did to ``house``, in its own words ("You paid..."), in order."""
-        reader = Reader(house, members(self.state, house))
+        if self._members is None:
+            # Every house's people (its dynasty and its court) and every event's
+            # concerns, once for all the reports.
+            self._members = {}
+            for person in self.state.persons.values():
+                for owner in {person.dynasty, person.court} - {None}:
+                    self._members.setdefault(str(owner), set()).add(person.id)
+            for event in self.events:
+                cls = event_class(event.kind)  # its ruleset's sentences loaded
+                self._concerns.append((FOR_HOUSE.get(cls) if cls is not None else None,
+                                       frozenset(event.houses()), frozenset(event.subjects())))
+        reader = Reader(house, frozenset(self._members.get(house, ())))
         lines: list[str] = []
-        for event, entry in zip(self.events, self.entries, strict=True):
-            cls = event_class(event.kind)  # its ruleset's sentences loaded
-            own = FOR_HOUSE.get(cls) if cls is not None else None
+        for entry, (own, houses, subjects) in zip(self.entries, self._concerns, strict=True):
             if own is not None:
                 told = own(self.narrator, entry.payload, reader)
-            elif house in event.houses() or reader.people & set(event.subjects()):
+            elif house in houses or not reader.people.isdisjoint(subjects):
                 sentence = self.narrator.sentence(entry, ROOT)
                 told = [] if sentence is None else [sentence]
             else:
