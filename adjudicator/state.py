@@ -481,14 +481,15 @@ D = TypeVar("D", bound=RulesetData)
 
 
 def _copy_people_index(index: list[Any]) -> list[Any]:
-    count, exact, folded, refs = index
-    return [count, dict(exact), dict(folded), dict(refs)]
+    count, exact, folded = index
+    return [count, dict(exact), dict(folded)]
 
 
 #: Cache key -> how a copied state gets its own copy of that cache: caches
 #: holding only strings and tuples, true of a copy as of the original.
 COPIED_CACHES: dict[str, Callable[[Any], Any]] = {
     "people_index": _copy_people_index,
+    "refs_like": lambda cache: [cache[0], dict(cache[1])],
     "marriages_of": lambda cache: [cache[0], dict(cache[1])],
 }
 
@@ -574,7 +575,7 @@ class GameState:
         persons dict (people are only ever added, at its end); a hit is
         re-checked because a renunciation removes a number without adding anyone.
         """
-        exact, folded, _ = self._people_index()
+        exact, folded = self._people_index()
         lent = self._lent()
         pid = exact.get(ref_or_name)
         if lent is not None:
@@ -623,10 +624,9 @@ class GameState:
 
     def ref_like(self, token: str) -> str | None:
         """A reference number held now that differs from ``token`` only in case."""
-        _, _, refs = self._people_index()
         lent = self._lent()
         folded = token.lower()
-        held = refs.get(folded, ())
+        held = self._refs_like().get(folded, ())
         if lent is not None:
             dead = lent.holding_ref_like(folded)
             if dead:
@@ -648,10 +648,9 @@ class GameState:
             return []
         return list(itertools.islice(reversed(self.persons.values()), new))[::-1]
 
-    def _people_index(self) -> tuple[dict[str, str], dict[str, str],
-                                     dict[str, tuple[str, ...]]]:
-        cache = self.caches.setdefault("people_index", [0, {}, {}, {}])
-        count, exact, folded, refs = cache
+    def _people_index(self) -> tuple[dict[str, str], dict[str, str]]:
+        cache = self.caches.setdefault("people_index", [0, {}, {}])
+        count, exact, folded = cache
         if count < len(self.persons):
             for person in self._added_since(count):
                 exact.setdefault(person.id, person.id)
@@ -660,11 +659,27 @@ class GameState:
                 folded.setdefault(person.name.lower(), person.id)
                 for ref in person.refs.values():
                     exact[ref] = person.id
+            cache[0] = len(self.persons)
+        return exact, folded
+
+    def _refs_like(self) -> dict[str, tuple[str, ...]]:
+        """Reference number in small letters -> those holding it, in order of appearance.
+
+        Apart from ``_people_index``, and made only when asked: only a name
+        that finds nobody asks (``ref_like``), and the numbers were most of
+        the index's cost.
+        """
+        cache = self.caches.setdefault("refs_like", [0, {}])
+        count = cache[0]
+        refs: dict[str, tuple[str, ...]] = cache[1]
+        if count < len(self.persons):
+            for person in self._added_since(count):
+                for ref in person.refs.values():
                     # Tuples, so that a copy of the index may share them (``copy``).
                     folded_ref = ref.lower()
                     refs[folded_ref] = (*refs.get(folded_ref, ()), person.id)
             cache[0] = len(self.persons)
-        return exact, folded, refs
+        return refs
 
     def current_marriage(self, pid: str) -> Marriage | None:
         """``pid``'s latest marriage not ended, found among their own (``_marriages_of``)."""

@@ -18,6 +18,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -375,7 +376,9 @@ def _insert(db: sqlite3.Connection, table: str, rows: Sequence[dict[str, Any]]) 
     """Insert ``rows`` (dicts with the same keys, which are ``table``'s columns)."""
     if rows:
         columns = tuple(rows[0])
-        _insert_values(db, table, columns, [tuple(r[c] for c in columns) for r in rows])
+        pick = itemgetter(*columns)  # a tuple of the values, but of a single column
+        _insert_values(db, table, columns, (pick(r) if len(columns) > 1 else (pick(r),)
+                                            for r in rows))
 
 
 def _insert_values(db: sqlite3.Connection, table: str, columns: Sequence[str],
