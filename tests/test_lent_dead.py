@@ -8,6 +8,7 @@ keeps them and still found by id, name and number, and their names stay taken
 from __future__ import annotations
 
 import json
+import pickle
 import string
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -211,11 +212,15 @@ def test_the_state_to_play_is_the_stored_state_less_its_dead(long_campaign: Path
     assert len(dead) >= 5
     assert [p.id for p in played.persons.values()] == [p.id for p in whole.living()]
     assert sorted(played.every_name()) == sorted(p.name for p in whole.persons.values())
+    # The dead are read when asked for, after the store was closed, and by a copy
+    # of the state sent to another process (pickled: it reads the store again).
+    sent = pickle.loads(pickle.dumps(played))
     for person in dead:
         assert person.id in played.persons and played.persons[person.id] == person
         tokens = [person.id, person.name, person.name.upper(), *person.refs.values()]
         for token in tokens:
             assert played.find_person(token) == whole.find_person(token), token
+            assert sent.find_person(token) == whole.find_person(token), token
         for ref in person.refs.values():
             assert played.ref_like(ref.swapcase()) == whole.ref_like(ref.swapcase())
 
