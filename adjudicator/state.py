@@ -394,31 +394,6 @@ class Marriage(_Data):
     ended: int | None = None
     end_cause: str | None = None
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Marriage:
-        marriage = super().from_dict(data)
-        return marriage.sealed() if marriage.ended is not None else marriage
-
-    def sealed(self) -> Marriage:
-        """This marriage as an immutable record (an ended one: see ``seal_the_dead``)."""
-        marriage = object.__new__(_EndedMarriage)
-        vars(marriage).update(vars(self))
-        return marriage
-
-
-class _EndedMarriage(Marriage):
-    """An ended marriage: no rule changes it again, and its fields are all immutable."""
-
-    def __setattr__(self, name: str, value: Any) -> NoReturn:
-        raise FrozenInstanceError(f"marriage {self.id} has ended and is sealed: cannot set {name}")
-
-    def __delattr__(self, name: str) -> NoReturn:
-        raise FrozenInstanceError(
-            f"marriage {self.id} has ended and is sealed: cannot delete {name}")
-
-    def sealed(self) -> Marriage:
-        return self
-
 
 @dataclass
 class Unit(_Data):
@@ -481,15 +456,14 @@ D = TypeVar("D", bound=RulesetData)
 
 
 def _copy_people_index(index: list[Any]) -> list[Any]:
-    count, exact, folded = index
-    return [count, dict(exact), dict(folded)]
+    count, exact, folded, refs = index
+    return [count, dict(exact), dict(folded), dict(refs)]
 
 
 #: Cache key -> how a copied state gets its own copy of that cache: caches
 #: holding only strings and tuples, true of a copy as of the original.
 COPIED_CACHES: dict[str, Callable[[Any], Any]] = {
     "people_index": _copy_people_index,
-    "refs_like": lambda cache: [cache[0], dict(cache[1])],
     "marriages_of": lambda cache: [cache[0], dict(cache[1])],
 }
 
@@ -575,7 +549,7 @@ class GameState:
         persons dict (people are only ever added, at its end); a hit is
         re-checked because a renunciation removes a number without adding anyone.
         """
-        exact, folded = self._people_index()
+        exact, folded, _ = self._people_index()
         lent = self._lent()
         pid = exact.get(ref_or_name)
         if lent is not None:
@@ -624,9 +598,10 @@ class GameState:
 
     def ref_like(self, token: str) -> str | None:
         """A reference number held now that differs from ``token`` only in case."""
+        _, _, refs = self._people_index()
         lent = self._lent()
         folded = token.lower()
-        held = self._refs_like().get(folded, ())
+        held = refs.get(folded, ())
         if lent is not None:
             dead = lent.holding_ref_like(folded)
             if dead:
@@ -648,9 +623,10 @@ class GameState:
             return []
         return list(itertools.islice(reversed(self.persons.values()), new))[::-1]
 
-    def _people_index(self) -> tuple[dict[str, str], dict[str, str]]:
-        cache = self.caches.setdefault("people_index", [0, {}, {}])
-        count, exact, folded = cache
+    def _people_index(self) -> tuple[dict[str, str], dict[str, str],
+                                     dict[str, tuple[str, ...]]]:
+        cache = self.caches.setdefault("people_index", [0, {}, {}, {}])
+        count, exact, folded, refs = cache
         if count < len(self.persons):
             for person in self._added_since(count):
                 exact.setdefault(person.id, person.id)
@@ -659,27 +635,11 @@ class GameState:
                 folded.setdefault(person.name.lower(), person.id)
                 for ref in person.refs.values():
                     exact[ref] = person.id
-            cache[0] = len(self.persons)
-        return exact, folded
-
-    def _refs_like(self) -> dict[str, tuple[str, ...]]:
-        """Reference number in small letters -> those holding it, in order of appearance.
-
-        Apart from ``_people_index``, and made only when asked: only a name
-        that finds nobody asks (``ref_like``), and the numbers were most of
-        the index's cost.
-        """
-        cache = self.caches.setdefault("refs_like", [0, {}])
-        count = cache[0]
-        refs: dict[str, tuple[str, ...]] = cache[1]
-        if count < len(self.persons):
-            for person in self._added_since(count):
-                for ref in person.refs.values():
                     # Tuples, so that a copy of the index may share them (``copy``).
                     folded_ref = ref.lower()
                     refs[folded_ref] = (*refs.get(folded_ref, ()), person.id)
             cache[0] = len(self.persons)
-        return refs
+        return exact, folded, refs
 
     def current_marriage(self, pid: str) -> Marriage | None:
         """``pid``'s latest marriage not ended, found among their own (``_marriages_of``)."""
@@ -729,41 +689,30 @@ class GameState:
 
     # -- copying and serialising ------------------------------------------
     def seal_the_dead(self) -> None:
-        """Make every dead person and ended marriage an immutable record
-        (``Person.sealed``, ``Marriage.sealed``).
+        """Make every dead person an immutable record (``Person.sealed``).
 
-        No rule acts on them again; once sealed, states can share them.
+        No rule acts on the dead again; once sealed, states can share them.
         """
         for pid, person in self.persons.items():
             if person.died is not None and not isinstance(person, _SealedPerson):
                 self.persons[pid] = person.sealed()
-        marriages = self.marriages
-        for index, marriage in enumerate(marriages):
-            if marriage.ended is not None and not isinstance(marriage, _EndedMarriage):
-                marriages[index] = marriage.sealed()
 
     def copy(self) -> GameState:
-        """A deep copy that shares only immutable records: the sealed dead and
-        ended marriages.
+        """A deep copy that shares only immutable records: the sealed dead.
 
         Copying only what may change keeps a long campaign's turn at the cost
         of its living. The copy itself is a pickle round trip, several times
         faster than ``copy.deepcopy``.
         """
-        persons, marriages = self.persons, self.marriages
+        persons = self.persons
         self.persons = {pid: p for pid, p in persons.items()
                         if not isinstance(p, _SealedPerson)}
-        # A hole for each sealed marriage keeps the others at their places.
-        self.marriages = [None if isinstance(m, _EndedMarriage) else m  # type: ignore[misc]
-                          for m in marriages]
         try:
             clone: GameState = pickle.loads(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
         finally:
-            self.persons, self.marriages = persons, marriages
+            self.persons = persons
         clone.persons = People(((pid, clone.persons.get(pid) or p) for pid, p in persons.items()),
                                self._lent())
-        clone.marriages = [mine or sealed for mine, sealed in zip(clone.marriages, marriages,
-                                                                  strict=True)]
         # Indexes of strings are as true of the clone as of the original, and
         # building one walks everyone who ever lived: they are copied over.
         for key, value in self.caches.items():

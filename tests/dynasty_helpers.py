@@ -20,7 +20,7 @@ from adjudicator.dice import Dice, ScriptedDice, SeededDice
 from adjudicator.orders import OrderSheet, parse_orders
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty import DynastyRuleset
-from adjudicator.state import FrozenDict, GameState, Marriage, Person, Reign
+from adjudicator.state import FrozenDict, GameState, Person, Reign
 from chronicle.campaign import deep_merge, load_rules, seed_commitment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -172,9 +172,9 @@ def _reachable(root: object) -> Iterator[object]:
 def _immutable(obj: object) -> bool:
     if isinstance(obj, tuple | frozenset | FrozenDict | Reign):
         return True
-    if isinstance(obj, Person | Marriage):
+    if isinstance(obj, Person):
         try:
-            obj.id = obj.id
+            obj.name = obj.name
         except dataclasses.FrozenInstanceError:
             return True
     return False
