@@ -13,8 +13,8 @@ def md_escape(text: str) -> str:
 
 
 def _longest_run(text: str, mark: str) -> int:
-    # A house's order template runs to thousands of lines: looked at a
-    # character at a time, it was a report's costliest line.
+    # A house's order template runs to thousands of lines: walked a character
+    # at a time, it took a third of the time of writing the house's report.
     return max(map(len, re.findall(re.escape(mark) + "+", text)), default=0)
 
 

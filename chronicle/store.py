@@ -318,7 +318,8 @@ def _write_tables(db: sqlite3.Connection, state: GameState, previous: GameState 
         rows = _rows(state.houses.values(), state.persons.values(), state.marriages)
         old = None
     else:
-        # Of those, most come through a turn unchanged: equal records make equal rows.
+        # A record equal to its previous self makes the same rows: only those the
+        # turn changed are compared (about half the living, in a long campaign).
         people = [p for p in previous.living() if state.persons[p.id] != p]
         fresh_people = list(itertools.islice(state.persons.values(),
                                              len(previous.persons), None))
@@ -376,7 +377,7 @@ def _insert(db: sqlite3.Connection, table: str, rows: Sequence[dict[str, Any]]) 
     """Insert ``rows`` (dicts with the same keys, which are ``table``'s columns)."""
     if rows:
         columns = tuple(rows[0])
-        pick = itemgetter(*columns)  # a tuple of the values, but of a single column
+        pick = itemgetter(*columns)  # for a single column, the bare value
         _insert_values(db, table, columns, (pick(r) if len(columns) > 1 else (pick(r),)
                                             for r in rows))
 
