@@ -479,7 +479,8 @@ def preview(campaign: Campaign) -> TurnOutcome:
             store = Store.open(Path(tmp) / "preview.sqlite", ruleset)
             try:
                 refuse_if_ended(store)
-                state = store.state_to_play()
+                # The copy is gone when the caller reads the outcome: its dead come along.
+                state = store.state_to_play(kept=True)
             finally:
                 store.close()
         else:

@@ -80,11 +80,13 @@ def copy_store(source: Path, target: Path) -> None:
 class Store:
     """A campaign's chronicle store."""
 
-    def __init__(self, connection: sqlite3.Connection, ruleset: Ruleset | None = None) -> None:
-        """``ruleset`` is needed to write (it values the units), not to read."""
+    def __init__(self, connection: sqlite3.Connection, ruleset: Ruleset | None = None, *,
+                 path: Path) -> None:
+        """``ruleset`` is needed to write (it values the units), not to read;
+        ``path``: the store's file, as ``connection`` was opened on it."""
         self.connection = connection
         self.ruleset = ruleset
-        self._read = StoreReader(connection)
+        self._read = StoreReader(connection, path)
         (self._version,), = connection.execute("PRAGMA user_version").fetchall()
 
     def close(self) -> None:
@@ -103,7 +105,7 @@ class Store:
                 from chronicle.schema import upgrade
 
                 upgrade(connection)
-            store = cls(connection, ruleset)
+            store = cls(connection, ruleset, path=path)
             store._read.campaign()
         except Exception as err:  # a foreign, damaged or read-only file
             if connection is not None:
@@ -124,7 +126,7 @@ class Store:
         (``campaign``: its columns but ``initial``) and its starting state."""
         from chronicle.schema import create
 
-        store = cls(connect(path, existing=False), ruleset)
+        store = cls(connect(path, existing=False), ruleset, path=path)
         try:
             with store._transaction() as db:
                 create(db)
@@ -175,9 +177,9 @@ class Store:
         """The state at the end of ``turn`` (default: the last), turn 0 = the start."""
         return self._read.state(turn)
 
-    def state_to_play(self) -> GameState:
+    def state_to_play(self, *, kept: bool = False) -> GameState:
         """The last turn's state, its dead lent (``StoreReader.state_to_play``)."""
-        return self._read.state_to_play()
+        return self._read.state_to_play(kept=kept)
 
     def events(self, *, public_only: bool = True) -> list[StoredEvent]:
         return self._read.events(public_only=public_only)

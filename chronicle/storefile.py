@@ -10,17 +10,18 @@ campaign half), and ``chronicle.store`` writes it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import weakref
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adjudicator.state import GameState, LentDead
+from adjudicator.state import DeadRecords, GameState, LentDead
 
 SNAPSHOT_LEVEL = 6
 
@@ -172,8 +173,9 @@ READ_COLUMNS: dict[str, tuple[str, ...]] = {
 class StoreReader:
     """One read transaction on a store: every query sees the same state of it."""
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
         self._connection = connection
+        self.path = path  # as its opener named it (SQLite gives names back only in UTF-8)
 
     def rows(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
         return self._connection.execute(sql, params).fetchall()
@@ -211,12 +213,15 @@ class StoreReader:
         archived = self.rows("SELECT data FROM archive WHERE turn <= ?", turn)
         return load_snapshot(self.snapshot(turn), (data for (data,) in archived))
 
-    def state_to_play(self) -> GameState:
+    def state_to_play(self, *, kept: bool = False) -> GameState:
         """The state at the end of the last turn, to play the next one from.
 
         Its living are decoded; its dead are lent (``adjudicator.state.People``):
-        their stored records, and their names and numbers read from the tables,
-        so that a turn's cost follows the living, not everyone who ever lived.
+        their names from the tables, their records and numbers read from the
+        store when asked for (``ArchivedDead``), so that a turn's cost follows
+        the living, not everyone who ever lived. ``kept``: read those too, at
+        once, for a store that will be gone before the state is (a preview's
+        copy).
         """
         last = self.last_turn()
         if last is None:
@@ -226,9 +231,14 @@ class StoreReader:
         people = self.rows("SELECT p.id, p.name, p.seq FROM persons p "
                            "JOIN archive a ON a.person = p.id WHERE a.turn <= ? "
                            "ORDER BY p.seq", turn)
-        (_seq, _name, path), = self.rows("PRAGMA database_list")[:1]
-        data = json.loads(zlib.decompress(self.snapshot(turn)))
-        return GameState.from_dict(data, LentDead(people, ArchivedDead(Path(path), turn)))
+        snapshot = self.snapshot(turn)
+        records: DeadRecords
+        if kept:
+            records = KeptDead(dict(self.rows(_RECORDS, turn)), self.rows(_REFS, turn))
+        else:
+            records = ArchivedDead(self.path, turn, _print(snapshot))
+        data = json.loads(zlib.decompress(snapshot))
+        return GameState.from_dict(data, LentDead(people, records))
 
     def events(self, *, public_only: bool = True) -> list[StoredEvent]:
         """The stored events in order (the public ones only, by default)."""
@@ -246,28 +256,77 @@ class StoreReader:
         return counts
 
 
+#: The records of the dead up to a turn, and the numbers they held, in order.
+_RECORDS = "SELECT person, data FROM archive WHERE turn <= ?"
+_REFS = ("SELECT c.ref, c.person FROM claims c JOIN persons p ON p.id = c.person "
+         "JOIN archive a ON a.person = c.person "
+         "WHERE c.renounced_turn IS NULL AND a.turn <= ? ORDER BY p.seq")
+
+
+def _print(snapshot: bytes) -> bytes:
+    return hashlib.blake2b(snapshot, digest_size=16).digest()
+
+
+class KeptDead:
+    """The dead's records (by id) and numbers (``every_ref``), held in memory
+    (``adjudicator.state.DeadRecords``)."""
+
+    def __init__(self, texts: Mapping[str, str], refs: Sequence[tuple[str, str]]) -> None:
+        self._texts = texts
+        self._refs = refs
+        self._holders = dict(refs)  # of two holders, the later
+
+    def record(self, pid: str) -> str | None:
+        return self._texts.get(pid)
+
+    def holder(self, ref: str) -> str | None:
+        return self._holders.get(ref)
+
+    def every_ref(self) -> Iterable[tuple[str, str]]:
+        return self._refs
+
+
 class ArchivedDead:
     """The dead of the store at ``path`` up to ``turn``, read one at a time
     (``adjudicator.state.DeadRecords``).
 
     Through a connection of their own, opened at the first question: the state
     they are lent to outlives the connection it was read through (a turn's
-    reports are written once the store is closed). What they read never
-    changes: the dead of turns up to ``turn`` are stored once and for all.
+    reports are written once the store is closed). The dead of turns up to
+    ``turn`` never change while the store holds that turn as it was read (its
+    snapshot's ``snapshot_print``); a command that reads without holding the
+    campaign (``check``, ``status``) could meet a rollback, so each question
+    checks, in the same read, that nothing else wrote the store since it last
+    looked, or else that the turn is still the one read.
     """
 
-    def __init__(self, path: Path, turn: int) -> None:
-        self._path, self._turn = path, turn
+    def __init__(self, path: Path, turn: int, snapshot_print: bytes) -> None:
+        self._path, self._turn, self._print = path, turn, snapshot_print
         self._connection: sqlite3.Connection | None = None
+        self._seen: int | None = None  # the store's ``data_version`` when last checked
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (ArchivedDead, (self._path, self._turn))
+        return (ArchivedDead, (self._path, self._turn, self._print))
 
     def _rows(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
-        if self._connection is None:
-            self._connection = connect(self._path)
-            weakref.finalize(self, self._connection.close)
-        return self._connection.execute(sql, params).fetchall()
+        connection = self._connection
+        if connection is None:
+            connection = self._connection = connect(self._path, any_thread=True)
+            weakref.finalize(self, connection.close)
+        connection.execute("BEGIN")
+        try:
+            (seen,), = connection.execute("PRAGMA data_version").fetchall()
+            if seen != self._seen:
+                found = connection.execute("SELECT snapshot FROM turns WHERE number = ?",
+                                           (self._turn,)).fetchall()
+                if not found or _print(bytes(found[0][0])) != self._print:
+                    raise StoreError(
+                        f"{self._path.name}: the store changed while this command read it "
+                        "(a rollback?): run the command again")
+                self._seen = seen
+            return connection.execute(sql, params).fetchall()
+        finally:
+            connection.execute("COMMIT")
 
     def record(self, pid: str) -> str | None:
         found = self._rows("SELECT data FROM archive WHERE person = ? AND turn <= ?", pid,
@@ -283,11 +342,7 @@ class ArchivedDead:
         return str(found[0][0]) if found else None
 
     def every_ref(self) -> Iterable[tuple[str, str]]:
-        return self._rows("SELECT c.ref, c.person FROM claims c "
-                          "JOIN persons p ON p.id = c.person "
-                          "JOIN archive a ON a.person = c.person "
-                          "WHERE c.renounced_turn IS NULL AND a.turn <= ? ORDER BY p.seq",
-                          self._turn)
+        return self._rows(_REFS, self._turn)
 
 
 def _missing_columns(connection: sqlite3.Connection) -> bool:
@@ -311,7 +366,7 @@ def reading(path: Path) -> Iterator[StoreReader]:
         with _connected(path) as connection:
             if not _missing_columns(connection):
                 connection.execute("BEGIN")
-                yield StoreReader(connection)
+                yield StoreReader(connection, path)
                 return
         from chronicle.store import Store
 
@@ -320,7 +375,7 @@ def reading(path: Path) -> Iterator[StoreReader]:
             if _missing_columns(connection):
                 raise StoreError(f"{path.name}: not a chronicle store (it lacks columns)")
             connection.execute("BEGIN")
-            yield StoreReader(connection)
+            yield StoreReader(connection, path)
     except sqlite3.DatabaseError as err:
         if is_busy(err):
             raise StoreError(f"{path.name}: {BUSY}") from None
@@ -337,13 +392,16 @@ def reading_campaign(path: Path) -> Iterator[tuple[StoreReader, StoredCampaign]]
         yield reader, row
 
 
-def connect(path: Path, *, existing: bool = True) -> sqlite3.Connection:
+def connect(path: Path, *, existing: bool = True, any_thread: bool = False
+            ) -> sqlite3.Connection:
     """A connection to the store at ``path``, in autocommit: every transaction is
     its user's own ``BEGIN``, never one the driver opens on its own.
     ``existing``: a store that is not there is an error, not an empty file
-    made in its place (``mode=rw``; a read-only file is still read)."""
+    made in its place (``mode=rw``; a read-only file is still read).
+    ``any_thread``: usable from any thread (SQLite serialises the calls)."""
     uri = path.absolute().as_uri() + ("?mode=rw" if existing else "")
-    connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT, isolation_level=None)
+    connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT, isolation_level=None,
+                                 check_same_thread=not any_thread)
     try:
         connection.execute("PRAGMA foreign_keys=ON")
         connection.execute("PRAGMA synchronous=FULL")

@@ -8,12 +8,14 @@ keeps them and still found by id, name and number, and their names stay taken
 from __future__ import annotations
 
 import json
+import os
 import pickle
+import shutil
 import string
-from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
+from cli_support import run
 from dynasty_helpers import (
     build,
     context,
@@ -35,30 +37,12 @@ from adjudicator.state import GameState, LentDead, Person, Sex
 from chronicle import runner
 from chronicle.campaign import load_campaign
 from chronicle.store import Store
-from chronicle.storefile import dump_snapshot
+from chronicle.storefile import KeptDead, StoreError, dump_snapshot
 
 BOY = (1, 1, 3, 4, 3, 4)
 
 LOUIS = Person(id="louis", name="Louis", sex=Sex.MALE, born=1200, dynasty="england",
                died=1260, death_cause="natural", seq=90, refs={"england": "E9000"})
-
-
-class KeptDead:
-    """The store's ``DeadRecords``, held in memory: ``texts`` by id, ``refs`` as ``every_ref``."""
-
-    def __init__(self, texts: Mapping[str, str], refs: Sequence[tuple[str, str]]) -> None:
-        self._texts = texts
-        self._refs = refs
-        self._holders = dict(refs)  # the later of two holders wins
-
-    def record(self, pid: str) -> str | None:
-        return self._texts.get(pid)
-
-    def holder(self, ref: str) -> str | None:
-        return self._holders.get(ref)
-
-    def every_ref(self) -> Iterable[tuple[str, str]]:
-        return self._refs
 
 
 def lending(state: GameState, *dead: Person) -> GameState:
@@ -258,3 +242,74 @@ def test_a_turn_played_from_the_lent_state_is_the_turn_played_from_all(
     assert first.result.rolls == second.result.rolls
     assert (dump_snapshot(first.result.state, living_only=True)
             == dump_snapshot(second.result.state, living_only=True))
+
+
+def _dead_after(root: Path, turn: int) -> list[str]:
+    """Who died after ``turn``, as the store holds them now."""
+    store = Store.open(root / "chronicle.sqlite")
+    try:
+        whole = store.state()
+    finally:
+        store.close()
+    return [p.id for p in whole.persons.values()
+            if p.died is not None and p.died >= whole.year_of(turn + 1)]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a file name of bytes")
+def test_a_campaign_in_a_folder_named_in_latin_1_is_still_played(
+        long_campaign: Path, tmp_path: Path) -> None:
+    """The store is read again, for its dead, by the name it was opened with: SQLite
+    gives file names back only in UTF-8, and a folder may be named otherwise."""
+    folder = Path(os.fsdecode(bytes(tmp_path) + b"/camp-\xe9"))
+    shutil.copytree(long_campaign, folder)
+    assert run("status", folder).exit_code == 0
+    camp = load_campaign(folder)
+    state = runner.current_state(camp, runner.ruleset_of(camp))
+    dead = _dead_after(folder, 5)
+    assert dead and all(state.find_person(pid) is not None for pid in dead)
+
+
+def test_a_state_read_before_a_rollback_refuses_in_one_line(
+        long_campaign: Path, tmp_path: Path) -> None:
+    """``check``, ``status`` and ``template`` read the store without holding the
+    campaign. Its dead are read when asked for: if a rollback came in between, they
+    are no longer the state's, and the command stops with a line saying why (it
+    found them all, or a traceback, before)."""
+    root = tmp_path / "camp"
+    shutil.copytree(long_campaign, root)
+    camp = load_campaign(root)
+    dead = _dead_after(root, 5)
+    state = runner.current_state(camp, runner.ruleset_of(camp))
+    runner.rollback(camp, 5)
+    with pytest.raises(StoreError, match="changed while this command read it"):
+        state.find_person(dead[0])
+
+
+def test_a_state_read_before_a_new_turn_still_finds_its_dead(
+        long_campaign: Path, tmp_path: Path) -> None:
+    """A turn stored after the state was read (the demo plays on from the state it
+    holds) leaves the state's dead as they were: they are still found."""
+    root = tmp_path / "camp"
+    shutil.copytree(long_campaign, root)
+    camp = load_campaign(root)
+    state = runner.current_state(camp, runner.ruleset_of(camp))
+    play_turns(root, 1)
+    dead = _dead_after(root, 0)
+    assert [pid for pid in dead if pid in state.persons and state.find_person(pid) is None
+            and state.persons[pid].died is not None] == []
+    assert any(state.persons[pid].died is not None for pid in dead if pid in state.persons)
+
+
+def test_the_state_a_preview_returns_still_finds_its_dead(
+        long_campaign: Path, tmp_path: Path) -> None:
+    """``preview`` plays the turn on a copy of the store, gone when it returns: the
+    state it returns holds its dead itself."""
+    root = tmp_path / "camp"
+    shutil.copytree(long_campaign, root)
+    camp = load_campaign(root)
+    # No orders: the turn itself asks for none of the dead, nor opens the copy for them.
+    (root / "orders" / f"turn-{runner.last_turn(camp, runner.ruleset_of(camp)) + 1:03d}"
+     ).mkdir(parents=True, exist_ok=True)
+    outcome = runner.preview(camp)
+    dead = _dead_after(root, 0)
+    assert dead and all(outcome.previous.find_person(pid) is not None for pid in dead)

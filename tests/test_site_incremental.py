@@ -312,6 +312,41 @@ def test_a_build_stopped_between_a_page_s_copy_and_its_renaming_leaves_no_copy_b
     assert [name for name in ours if ours[name] != theirs[name]] == []
 
 
+def test_a_site_file_named_like_a_copy_survives_the_build_after_a_stop(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a stopped build's copies are removed after it: a file of the site that
+    has a copy's name (here a theme's static file, ``notes.txt.tmp`` beside
+    ``notes.txt``) is published as before."""
+    campaign = tmp_path / "campaign"
+    assert run("new", campaign, "--ruleset", "blood-royale", "--seed", "named").exit_code == 0
+    play_turns(campaign, 1, "named")
+    static = campaign / "theme" / "static"
+    static.mkdir(parents=True)
+    (static / "notes.txt").write_text("the notes\n", encoding="utf-8")
+    (static / "notes.txt.tmp").write_text("a file of the theme\n", encoding="utf-8")
+    site = tmp_path / "site"
+    real_replace = os.replace
+
+    def replace(source: str, target: str) -> None:
+        if "/people/" in str(source):
+            raise _Interrupted
+        real_replace(source, target)
+
+    with executor.serial():
+        build_site([campaign], site)
+        [published] = site.rglob("notes.txt.tmp")
+        play_turns(campaign, 1, "named")
+        monkeypatch.setattr(os, "replace", replace)
+        with pytest.raises(_Interrupted):
+            build_site([campaign], site)
+        monkeypatch.undo()
+        build_site([campaign], site)
+        fresh = tmp_path / "fresh"
+        build_site([campaign], fresh)
+    assert published.read_text(encoding="utf-8") == "a file of the theme\n"
+    assert files_of(site) == files_of(fresh)
+
+
 def test_a_finished_build_leaves_no_journal_and_a_whole_manifest(tmp_path: Path) -> None:
     """With its helper processes (forking on): the journal of new files is gone once
     the manifest is saved, and the manifest no longer says it is being built."""

@@ -415,8 +415,10 @@ class Writer:
         """The new copies a stopped build made and did not rename over their files
         (``_replace_file``): only files the site had then were replaced, all
         in the list it left, and an upload would otherwise publish the copy."""
+        site = self._previous_files | self.written
         for rel in sorted(self._previous_files):
-            stray = self._removable(rel + ".tmp")
+            # A file of the site may have a copy's name (a theme's, say): it stays.
+            stray = self._removable(rel + ".tmp") if rel + ".tmp" not in site else None
             if stray is not None:
                 stray.unlink()
 
