@@ -175,7 +175,9 @@ class StoreReader:
 
     def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
         self._connection = connection
-        self.path = path  # as its opener named it (SQLite gives names back only in UTF-8)
+        # As its opener named it (SQLite gives names back only in UTF-8), from the
+        # folder the command started in, should it move to another.
+        self.path = path.absolute()
 
     def rows(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
         return self._connection.execute(sql, params).fetchall()
