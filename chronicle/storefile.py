@@ -238,7 +238,7 @@ class StoreReader:
         if kept:
             records = KeptDead(dict(self.rows(_RECORDS, turn)), self.rows(_REFS, turn))
         else:
-            records = ArchivedDead(self.path, turn, _print(snapshot))
+            records = ArchivedDead(self.path, turn, _snapshot_print(snapshot))
         data = json.loads(zlib.decompress(snapshot))
         return GameState.from_dict(data, LentDead(people, records))
 
@@ -265,7 +265,7 @@ _REFS = ("SELECT c.ref, c.person FROM claims c JOIN persons p ON p.id = c.person
          "WHERE c.renounced_turn IS NULL AND a.turn <= ? ORDER BY p.seq")
 
 
-def _print(snapshot: bytes) -> bytes:
+def _snapshot_print(snapshot: bytes) -> bytes:
     return hashlib.blake2b(snapshot, digest_size=16).digest()
 
 
@@ -321,7 +321,7 @@ class ArchivedDead:
             if seen != self._seen:
                 found = connection.execute("SELECT snapshot FROM turns WHERE number = ?",
                                            (self._turn,)).fetchall()
-                if not found or _print(bytes(found[0][0])) != self._print:
+                if not found or _snapshot_print(bytes(found[0][0])) != self._print:
                     raise StoreError(
                         f"{self._path.name}: the store changed while this command read it "
                         "(a rollback?): run the command again")
