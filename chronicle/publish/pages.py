@@ -283,25 +283,20 @@ def shares(data: SiteData, count: int, since: int | None = None) -> dict[str, in
 RENDER_WEIGHT = 4
 
 
-def owned_here(ctx: SiteContext, rel: str) -> bool:
-    """True if this process renders ``rel`` (``elsewhere`` without claiming it)."""
+def elsewhere(ctx: SiteContext, rel: str) -> bool:
+    """True (and the page claimed for it) if another process renders ``rel``.
+
+    ``render`` asks; a builder may ask first, to skip preparing the page.
+    """
     if ctx.shard is None:
-        return True
+        return False
     index, count = ctx.shard
     owner = ctx.owners.get(rel)
     if owner is None:
         # By a hash of the path, not by turn of arrival: builders alternate
         # kinds of page (a turn, its dice...), which would not share evenly.
         owner = zlib.crc32(rel.encode("utf-8")) % count
-    return owner == index
-
-
-def elsewhere(ctx: SiteContext, rel: str) -> bool:
-    """True (and the page claimed for it) if another process renders ``rel``.
-
-    ``render`` asks; a builder may ask first, to skip preparing the page.
-    """
-    if owned_here(ctx, rel):
+    if owner == index:
         return False
     if ctx.elsewhere is not None:
         ctx.elsewhere(ctx.prefix + rel)
@@ -435,15 +430,14 @@ def _strings(value: object, into: list[str]) -> None:
             _strings(getattr(value, name), into)
 
 
-def unchanged(ctx: SiteContext, rel: str, key: str) -> bool:
-    """True if this process need not render ``rel``: another process makes it,
-    or its print ``key`` is the last build's and the file is still there."""
-    return elsewhere(ctx, rel) or kept(ctx, rel, key)
-
-
 def kept(ctx: SiteContext, rel: str, key: str) -> bool:
-    """``unchanged`` for a file this process makes whatever the shares: its print
-    ``key`` is recorded, and True if the last build left that very file."""
+    """True if this process need not render ``rel``, which it makes: its print
+    ``key`` is recorded, and is the last build's, and the file is still there.
+
+    A builder asks ``elsewhere(ctx, rel) or kept(ctx, rel, <print>)``, in
+    that order: only the process that makes a page works out its print
+    (a turn's hashes every event the turn tells).
+    """
     path = ctx.prefix + rel
     ctx.prints[path] = key
     return ctx.keep is not None and ctx.keep(path, key)
@@ -813,22 +807,29 @@ def build_turns(ctx: SiteContext, write: Write) -> None:
         battles = [ctx.data.battles[b] for b in turn.battles]
         map_svg = ctx.maps.get(turn.number)
         # Asked before telling the turn, which is most of the page's work.
-        told = (turn.number, turn.year, told_digest(ctx, turn), turn.commentary,
-                turn.defaulted)
-        digest, realm_names = realm_names_of(ctx, rel, turn)
-        key = page_print(ctx, "turn.html", told, previous and (previous.number, previous.year),
-                         following and (following.number, following.year), battles, map_svg,
-                         digest, mentioned(ctx, turn.events, battles, realm_names))
-        if not unchanged(ctx, rel, f"{key} {digest} {json.dumps(realm_names)}"):
+        if not (elsewhere(ctx, rel) or kept(ctx, rel, turn_print(ctx, rel, turn, previous,
+                                                                 following, battles, map_svg))):
             render(ctx, write, "turn.html", rel, turn=turn,
                    chronicle=turn_chronicle(ctx, turn, _root(rel)),
                    commentary=sanitise_markdown(turn.commentary) if turn.commentary else None,
                    previous=previous, next=following, battles=battles, map_svg=map_svg)
         rel = f"dice/turn-{turn.number:03d}/index.html"
-        if not unchanged(ctx, rel, page_print(ctx, "dice.html", turn.number, turn.year,
-                                              turn.defaulted, turn.roll_rows)):
+        if not (elsewhere(ctx, rel) or kept(ctx, rel, page_print(
+                ctx, "dice.html", turn.number, turn.year, turn.defaulted, turn.roll_rows))):
             render(ctx, write, "dice.html", rel, turn=turn,
                    rows=dice_rows(ctx, turn, _root(rel)))
+
+
+def turn_print(ctx: SiteContext, rel: str, turn: TurnView, previous: TurnView | None,
+               following: TurnView | None, battles: list[BattleView], map_svg: str | None) -> str:
+    """The print of a turn's page, with its realms' hash and the names they show
+    (``realm_names_of``)."""
+    told = (turn.number, turn.year, told_digest(ctx, turn), turn.commentary, turn.defaulted)
+    digest, realm_names = realm_names_of(ctx, rel, turn)
+    key = page_print(ctx, "turn.html", told, previous and (previous.number, previous.year),
+                     following and (following.number, following.year), battles, map_svg,
+                     digest, mentioned(ctx, turn.events, battles, realm_names))
+    return f"{key} {digest} {json.dumps(realm_names)}"
 
 
 def realm_names_of(ctx: SiteContext, rel: str, turn: TurnView) -> tuple[str, tuple[str, ...]]:
@@ -906,19 +907,18 @@ def build_people(ctx: SiteContext, write: Write) -> None:
     kin, _, narrator = _kin(ctx), ctx._, ctx.narrator
     for person in ordered:
         rel = f"people/{person.slug}/index.html"
+        if elsewhere(ctx, rel):
+            continue
         title = title_of(ctx, person)
         battles = [data.battles[b] for b in person.battles]
         diagram = ctx.person_diagram.get(person.id)
-        if not owned_here(ctx, rel):
-            elsewhere(ctx, rel)  # claimed for the process that renders it
-            continue
         root = _root(rel)
         charts = _person_charts(ctx)
         relatives = charts.inputs(person.id, root)
         # Most of a large campaign's people are long dead: their pages stay as they were.
-        if unchanged(ctx, rel, page_print(ctx, "person.html", person_facts(person), title,
-                                          life_told(ctx, person), battles, diagram,
-                                          relatives[1], mentioned(ctx, person, relatives[0]))):
+        if kept(ctx, rel, page_print(ctx, "person.html", person_facts(person), title,
+                                     life_told(ctx, person), battles, diagram,
+                                     relatives[1], mentioned(ctx, person, relatives[0]))):
             continue
         descendants = charts.descendants(person.id, root)
         render(ctx, write, "person.html", rel, p=person, title=title,
@@ -960,8 +960,8 @@ def build_battles(ctx: SiteContext, write: Write) -> None:
     provinces = {p.id: p.name for p in ctx.data.provinces.values()}
     for battle in battles:
         rel = f"battles/{battle.slug}/index.html"
-        if not unchanged(ctx, rel, page_print(ctx, "battle.html", battle, provinces,
-                                              mentioned(ctx, battle))):
+        if not (elsewhere(ctx, rel) or kept(ctx, rel, page_print(
+                ctx, "battle.html", battle, provinces, mentioned(ctx, battle)))):
             render(ctx, write, "battle.html", rel, battle=battle, provinces=provinces)
 
 

@@ -74,7 +74,7 @@ def _ignore(_relpath: str, _content: str | bytes) -> None:
 def _helper(ctx: SiteContext, builders: Sequence[Builder], writer: Writer, index: int,
             count: int) -> tuple[list[str], dict[str, str]]:
     """In the forked process: render and write this share of the pages; returns
-    the files written and the prints of the pages (``pages.unchanged``)."""
+    the files written and the prints of the pages (``pages.kept``)."""
     ctx.pending = []  # the drawings are the parent's to finish
     written: list[str] = []
 
