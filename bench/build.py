@@ -6,6 +6,7 @@ Run from the project folder::
     python bench/build.py                      # demo and synthetic, 5 pairs each
     python bench/build.py --only synthetic --pairs 7
     python bench/build.py --only genealogy     # layout times of large dynasties
+    python bench/build.py --only adjudicate --people 60000   # one turn, large
 
 Every timed run is a whole command (``chronicle build``, ``pelican``,
 ``hugo``), imports included, started anew; its wall time and its CPU time
@@ -31,7 +32,10 @@ synthetic one (ten dynasties played until they count ``--people`` people,
   two alternating (the share is the median of the pairs' ratios), the files
   it wrote against the site's, and the diagrams laid out again against all
   of them;
-- start-up: ``chronicle --version``.
+- start-up: ``chronicle --version``;
+- adjudicate (``--only adjudicate``): one more turn played on a copy of the
+  synthetic campaign, ``adjudicate`` timed, with no site built, for
+  campaigns too large to build in every pair.
 
 Every program runs with its compiled bytecode, as an installation has it
 (``compiled_once``).
@@ -400,10 +404,7 @@ def bench_new_turn(label: str, campaign: Path, work: Path, pairs: int) -> list[s
         copy, site = work / f"{label}-turn-{i}", work / f"{label}-turn-site-{i}"
         shutil.copytree(campaign, copy)
         shutil.copytree(base_site, site)
-        autos = [arg for house in houses_of(copy) for arg in ("--auto", house)]
-        subprocess.run([*CHRONICLE, "template", str(copy), *autos], check=True,
-                       stdout=subprocess.DEVNULL)
-        adjudications.runs.append(measure([*CHRONICLE, "adjudicate", str(copy)]))
+        adjudications.runs.append(play_one_turn(copy))
         fresh = work / f"{label}-turn-fresh-{i}"
         shutil.copytree(copy, fresh, ignore=shutil.ignore_patterns(".cache"))
         cache = copy / ".cache" / "graphviz"
@@ -440,6 +441,29 @@ def bench_new_turn(label: str, campaign: Path, work: Path, pairs: int) -> list[s
         f"{statistics.median(reused):.1f} % ({min(reused):.1f}–{max(reused):.1f}) of "
         f"{statistics.median(diagrams)}",
     ]
+
+
+def play_one_turn(campaign: Path) -> Run:
+    """The built-in players' orders for the next turn (untimed), then ``chronicle
+    adjudicate`` (timed)."""
+    autos = [arg for house in houses_of(campaign) for arg in ("--auto", house)]
+    subprocess.run([*CHRONICLE, "template", str(campaign), *autos], check=True,
+                   stdout=subprocess.DEVNULL)
+    return measure([*CHRONICLE, "adjudicate", str(campaign)])
+
+
+def bench_adjudicate(label: str, campaign: Path, work: Path, pairs: int) -> list[str]:
+    """``chronicle adjudicate`` alone, ``pairs`` times, each on a fresh copy of the
+    campaign: for a campaign too large to build its site in every pair (the
+    issue's 60,814 people: ``--only adjudicate --people 60000``)."""
+    runs = Series("adjudicate")
+    for i in range(pairs):
+        copy = work / f"{label}-adjudicate-{i}"
+        shutil.copytree(campaign, copy)
+        runs.runs.append(play_one_turn(copy))
+        shutil.rmtree(copy)
+    return [f"{label}: {count_people(campaign):,} people; adjudicate one turn: wall "
+            f"{runs.figure(wall)} s, cpu {runs.figure(cpu)} s"]
 
 
 def share_figure(part: Series, whole: Series, pick: Callable[[Run], float]) -> str:
@@ -505,7 +529,8 @@ def compiled_once() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", choices=("demo", "synthetic", "genealogy"), action="append")
+    parser.add_argument("--only", choices=("demo", "synthetic", "adjudicate", "genealogy"),
+                        action="append")
     parser.add_argument("--pairs", type=int, default=5, help="runs of each kind (5)")
     parser.add_argument("--people", type=int, default=PEOPLE,
                         help=f"people of the synthetic campaign ({PEOPLE:,})")
@@ -532,14 +557,17 @@ def main(argv: list[str] | None = None) -> None:
         if "demo" in parts:
             report += bench_campaign("demo", make_demo(work / "demo"), work, args.pairs)
             print("\n".join(report), flush=True)
-        if "synthetic" in parts:
+        if {"synthetic", "adjudicate"} & set(parts):
             if args.campaign is not None:
                 campaign = work / "synthetic"
                 shutil.copytree(args.campaign, campaign)
                 brought_up_to_date(campaign)
             else:
                 campaign = make_synthetic(work / "synthetic", args.people)
-            lines = bench_campaign("synthetic", campaign, work, args.pairs)
+            lines = (bench_campaign("synthetic", campaign, work, args.pairs)
+                     if "synthetic" in parts else [])
+            if "adjudicate" in parts:
+                lines += bench_adjudicate("synthetic", campaign, work, args.pairs)
             report += lines
             print("\n".join(lines), flush=True)
         if "genealogy" in parts:
