@@ -916,9 +916,12 @@ def build_people(ctx: SiteContext, write: Write) -> None:
         charts = _person_charts(ctx)
         relatives = charts.inputs(person.id, root)
         # Most of a large campaign's people are long dead: their pages stay as they were.
+        # The relatives' ids go in twice: in their places, since a page says who
+        # is who (the claimant a rank comes after may be a brother it names
+        # anyway), and through ``mentioned``, which adds how each is shown.
         if kept(ctx, rel, page_print(ctx, "person.html", person_facts(person), title,
-                                     life_told(ctx, person), battles, diagram,
-                                     relatives[1], mentioned(ctx, person, relatives[0]))):
+                                     life_told(ctx, person), battles, diagram, *relatives,
+                                     mentioned(ctx, person, relatives[0]))):
             continue
         descendants = charts.descendants(person.id, root)
         render(ctx, write, "person.html", rel, p=person, title=title,

@@ -235,7 +235,8 @@ class PersonCharts:
 
     def inputs(self, pid: str, root: str) -> tuple[tuple[str, ...], tuple[object, ...]]:
         """What a person page shows of their relatives, for its fingerprint: the ids
-        of the people it names (``pages.mentioned`` adds how each is shown) and
+        of the people it names, in the order of the roles they have there (the
+        print holds them so; ``pages.mentioned`` adds how each is shown), and
         the facts about them beyond their names, as plain values."""
         kin, people = self.kin, self.people
         ids: list[str] = []
