@@ -8,25 +8,11 @@ process's, and that its scenarios run the real commands.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _bench() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_build_under_test",
-                                                  ROOT / "bench" / "build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look themselves up there
-    spec.loader.exec_module(module)
-    return module
-
-
-BENCH = _bench()
+from bench_support import BENCH
 
 
 def test_runs_alternate_which_goes_first() -> None:

@@ -8,16 +8,15 @@ synthetic one played by the built-in players (``bench/build.py``'s
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
-import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
+from bench_support import BENCH
 
 from chronicle.demo import play_turns, run_demo
 from chronicle.publish import build_site
@@ -37,19 +36,8 @@ from chronicle.publish.svgsafe import unsafe
 SVG = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}"
 PX_PER_PT = 4 / 3
-ROOT = Path(__file__).resolve().parents[1]
 
 
-def _bench() -> object:
-    spec = importlib.util.spec_from_file_location("bench_build", ROOT / "bench" / "build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look themselves up there
-    spec.loader.exec_module(module)
-    return module
-
-
-BENCH = _bench()
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +52,7 @@ def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def synthetic_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("synthetic")
-    campaign = BENCH.make_synthetic(root / "synthetic", people=4500)  # type: ignore[attr-defined]
+    campaign = BENCH.make_synthetic(root / "synthetic", people=4500)
     build_site([campaign], root / "site")
     return root / "site"
 
@@ -558,7 +546,7 @@ def test_item_6_a_campaigns_next_turn_lays_out_only_the_parts_that_changed(
     cache = campaign / ".cache" / "graphviz"
     before = {p.name for p in cache.glob("*.svg")}
     old = part_svgs(synthetic_site)
-    assert play_turns(campaign, 1, BENCH.SYNTHETIC_SEED) == 1  # type: ignore[attr-defined]
+    assert play_turns(campaign, 1, BENCH.SYNTHETIC_SEED) == 1
     build_site([campaign], tmp_path / "site")
     new = part_svgs(tmp_path / "site")
     laid_out = {p.name for p in cache.glob("*.svg")} - before
