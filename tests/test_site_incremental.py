@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -103,6 +103,64 @@ def test_a_claim_s_new_place_behind_a_relative_the_page_names_anyway_is_publishe
             and not name.endswith(MANIFEST)] == []
     page = ours["campaign/people/c1500-robert-ii/index.html"].decode()
     assert "after <a href=\"../../people/c1300-walter/index.html\">" in page
+
+
+def _houses(campaign: Path) -> list[str]:
+    import tomllib
+
+    spec = tomllib.loads((campaign / "campaign.toml").read_text(encoding="utf-8"))
+    return [arg for house in spec["house"] for arg in ("--auto", house["id"])]
+
+
+def _same_as_a_fresh_build(campaign: Path, site: Path, work: Path) -> list[str]:
+    """The files of ``site`` that differ from a fresh build of a copy of ``campaign``."""
+    if work.exists():
+        shutil.rmtree(work)
+    shutil.copytree(campaign, work / campaign.name, ignore=shutil.ignore_patterns(".cache"))
+    build_site([work / campaign.name], work / "site")
+    ours, theirs = files_of(site), files_of(work / "site")
+    return sorted(name for name in ours.keys() | theirs.keys()
+                  if not name.endswith(MANIFEST) and ours.get(name) != theirs.get(name))
+
+
+@pytest.mark.parametrize(("ruleset", "world", "language", "seed"), [
+    ("dynasty", None, "fr", "each-turn-1"),
+    ("blood-royale", "westeros", "en", "each-turn-2"),
+    ("familles", None, "en", "each-turn-3"),
+])
+def test_every_build_of_a_played_campaign_is_the_site_built_at_once(
+        tmp_path: Path, ruleset: str, world: str | None, language: str, seed: str) -> None:
+    """Every ruleset, published after every step: turns with changing players'
+    moods, a commentary, a rollback and a different replay, the campaign's end.
+    After each build the site is, byte for byte, a fresh build of the same
+    store (the check that found the claimant kept in the wrong role above)."""
+    campaign, site = tmp_path / "campaign", tmp_path / "site"
+    made = ["new", campaign, "--ruleset", ruleset, "--seed", seed, "--language", language]
+    assert run(*made, *(["--world", world] if world else [])).exit_code == 0
+    moods = iter(["ambitious", "cautious", "mercantile", "ambitious", "ambitious",
+                  "cautious", "mercantile", "ambitious"] * 2)
+
+    def ok(*args: str | Path) -> None:
+        assert run(*args).exit_code == 0, args
+
+    def play(turns: int) -> None:
+        for _ in range(turns):
+            ok("template", campaign, *_houses(campaign), "--personality", next(moods), "--force")
+            ok("adjudicate", campaign, "--yes")
+
+    def comment() -> None:
+        (campaign / "commentary").mkdir(exist_ok=True)
+        (campaign / "commentary" / "turn-002.md").write_text(
+            "The *arbiter* notes a hard winter.\n", encoding="utf-8")
+
+    steps: list[Callable[[], None]] = [
+        lambda: play(2), lambda: play(1), comment, lambda: play(2),
+        lambda: ok("rollback", campaign, "--to", "2"), lambda: play(3),
+        lambda: ok("end", campaign)]
+    for number, step in enumerate(steps):
+        step()
+        build_site([campaign], site)
+        assert _same_as_a_fresh_build(campaign, site, tmp_path / "fresh") == [], number
 
 
 def test_a_new_turn_renders_only_the_pages_whose_inputs_changed(
