@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -106,8 +107,6 @@ def test_a_claim_s_new_place_behind_a_relative_the_page_names_anyway_is_publishe
 
 
 def _houses(campaign: Path) -> list[str]:
-    import tomllib
-
     spec = tomllib.loads((campaign / "campaign.toml").read_text(encoding="utf-8"))
     return [arg for house in spec["house"] for arg in ("--auto", house["id"])]
 
