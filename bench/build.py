@@ -31,7 +31,8 @@ synthetic one (ten dynasties played until they count ``--people`` people,
   wall and CPU time against those of a first build of the same store, the
   two alternating (the share is the median of the pairs' ratios), the files
   it wrote against the site's, and the diagrams laid out again against all
-  of them;
+  of them; and, for the first of the pairs, what the rebuild wrote and
+  which parts of the pages made it (``bench/churn.py``);
 - start-up: ``chronicle --version``;
 - adjudicate (``--only adjudicate``): one more turn played on a copy of the
   synthetic campaign, ``adjudicate`` timed, with no site built, for
@@ -59,6 +60,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import churn  # beside this script
 
 SYNTHETIC_HOUSES = 10
 # Population grows very differently from one seed to another (after 99 turns the
@@ -400,6 +403,7 @@ def bench_new_turn(label: str, campaign: Path, work: Path, pairs: int) -> list[s
     adjudications, rebuilds = Series("adjudicate"), Series("rebuild")
     firsts = Series("first build of the same store")
     written, laid_out, diagrams, files = [], [], [], []
+    why: list[str] = []
     for i in range(pairs):
         copy, site = work / f"{label}-turn-{i}", work / f"{label}-turn-site-{i}"
         shutil.copytree(campaign, copy)
@@ -425,6 +429,8 @@ def bench_new_turn(label: str, campaign: Path, work: Path, pairs: int) -> list[s
         laid_out.append(len(after - before))
         # A page per part of the family trees (genealogy/<part>.html).
         diagrams.append(sum(1 for _ in site.glob("*/genealogy/*.html")))
+        if i == 0:
+            why = churn.report(base_site, site)
     reused = [100 * (1 - made / total) for made, total in zip(laid_out, diagrams, strict=True)]
     shares = [100 * w / f for w, f in zip(written, files, strict=True)]
     return [
@@ -440,6 +446,7 @@ def bench_new_turn(label: str, campaign: Path, work: Path, pairs: int) -> list[s
         f"{min(shares):.1f}–{max(shares):.1f}); diagram layouts reused "
         f"{statistics.median(reused):.1f} % ({min(reused):.1f}–{max(reused):.1f}) of "
         f"{statistics.median(diagrams)}",
+        *(f"rebuild after one new turn, the first: {line}" for line in why),
     ]
 
 

@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _load() -> Any:
+    sys.path.insert(0, str(ROOT / "bench"))  # as when the script runs: its modules beside it
     spec = importlib.util.spec_from_file_location("bench_build", ROOT / "bench" / "build.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

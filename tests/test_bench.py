@@ -77,3 +77,78 @@ def _turns(campaign: Path) -> int:
 
     with sqlite3.connect(campaign / "chronicle.sqlite") as db:
         return int(db.execute("SELECT count(*) FROM turns").fetchone()[0])
+
+
+CHURN = BENCH.churn
+
+
+def _page(top: str, **parts: str) -> str:
+    return "<main>" + top + "".join(f'<h2 id="{name}">{name}</h2>{text}'
+                                    for name, text in parts.items()) + "</main>"
+
+
+def _drawing(*nodes: str, edges: tuple[str, ...] = (), label: str = "") -> str:
+    body = "".join(f'<g id="{node}" class="node"><text>{label}{node}</text></g>'
+                   for node in nodes)
+    body += "".join(f'<g id="e{i}" class="edge">\n<title>{edge}</title></g>'
+                    for i, edge in enumerate(edges))
+    return f"<svg>{body}</svg>"
+
+
+def _site(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def test_churn_names_the_parts_of_the_pages_that_made_a_rebuild_write_them(
+        tmp_path: Path) -> None:
+    """Issue 15: "≤ 15 % of files written". ``bench/churn.py`` says which parts of
+    the pages changed, and what share of files each part, taken out, would spare."""
+    same = {f"c/people/p{i}/index.html": _page("P", refs="1st") for i in range(6)}
+    old = _site(tmp_path / "old", {
+        **same,
+        "c/people/a/index.html": _page("A", refs="rank 2", family="x"),
+        "c/people/b/index.html": _page("B", refs="rank 3", family="y"),
+        "c/people/c/index.html": _page("C", refs="rank 4", family="z"),
+        "c/people/gone/index.html": _page("G"),
+        "c/genealogy/one.html": _drawing("p1", "p2", edges=("p1->p2",)),
+        "c/genealogy/two.html": _drawing("p3"),
+        "c/style.css": "a{}",
+        ".chronicle-manifest/x": "old",
+    })
+    new = _site(tmp_path / "new", {
+        **same,
+        "c/people/a/index.html": _page("A", refs="rank 1", family="x"),  # refs alone
+        "c/people/b/index.html": _page("B", refs="rank 2", family="y2"),  # both
+        "c/people/c/index.html": _page("C died", refs="rank 4", family="z"),  # top alone
+        "c/people/new/index.html": _page("N"),
+        "c/genealogy/one.html": _drawing("p1", "p2", edges=("p1->p2",), label="†"),
+        "c/genealogy/two.html": _drawing("p3", "p4", edges=("p3->p4",)),
+        "c/style.css": "a{}",
+        ".chronicle-manifest/x": "new",  # not a page of the site
+    })
+    lines = CHURN.report(old, new)
+    # 13 files: 6 unchanged pages, a, b, c, new, two drawings, the style sheet.
+    assert lines[0] == "files written 6 of 13 (46.2 %): 1 new, 5 changed; 1 removed"
+    assert lines[1] == "written, by folder: people 4, genealogy 2"
+    assert lines[2] == ("changed pages, by part that changed (alone): genealogy#top 2 (2); "
+                        "people#refs 2 (1); people#family 1 (0); people#top 1 (1)")
+    # Sparing genealogy#top first (2 pages), then people#refs: page a alone, and page b
+    # once people#family is out as well.
+    assert lines[3] == ("files written had a change in these parts not made their page "
+                        "change, one more each time: genealogy#top 30.8 %; people#refs "
+                        "23.1 %; people#family 15.4 %; people#top 7.7 %")
+    assert lines[4] == ("family-tree parts changed: 1 in their drawing's nodes or edges, "
+                        "1 in its labels only")
+
+
+def test_churn_cuts_a_page_at_its_headings() -> None:
+    html = '<p>top</p><h2 id="family">F</h2><p>f</p><h3 id="ancestors">A</h3><svg/>'
+    assert CHURN.parts_of(html) == {"top": "<p>top</p>",
+                                    "family": '<h2 id="family">F</h2><p>f</p>',
+                                    "ancestors": '<h3 id="ancestors">A</h3><svg/>'}
+    assert CHURN.changed_parts(html, html.replace("<svg/>", "<svg></svg>"), "people") == \
+        frozenset({"people#ancestors"})
