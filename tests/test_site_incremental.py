@@ -22,6 +22,7 @@ from cli_support import run
 from chronicle.demo import play_turns
 from chronicle.publish import build as build_module
 from chronicle.publish import build_site, executor, genealogy, inputs, pages
+from chronicle.publish.data import load_campaign
 from chronicle.publish.writer import JOURNAL, MANIFEST
 
 
@@ -104,6 +105,37 @@ def test_a_claim_s_new_place_behind_a_relative_the_page_names_anyway_is_publishe
             and not name.endswith(MANIFEST)] == []
     page = ours["campaign/people/c1500-robert-ii/index.html"].decode()
     assert "after <a href=\"../../people/c1300-walter/index.html\">" in page
+
+
+def test_a_life_s_new_event_that_changes_no_fact_is_published(tmp_path: Path) -> None:
+    """A person page tells the life's events. A couple that "hoped in vain for a
+    child" (``birth-attempts``) has an event this turn and not one fact changed
+    (no birth, death, marriage or title): the page must still be made again.
+    The turn-after-turn comparison above fails too when the life's events are
+    left out of the page's print, among many pages; this names the case."""
+    campaign, site = tmp_path / "campaign", tmp_path / "site"
+    assert run("new", campaign, "--ruleset", "blood-royale", "--seed", "fz610154",
+               "--language", "fr").exit_code == 0
+    for turn, personality in enumerate(["mercantile", "ambitious", "ambitious", "mercantile"],
+                                       start=1):
+        if turn == 4:
+            build_site([campaign], site)
+            before = load_campaign(campaign).people
+        ok = run("template", campaign, *_houses(campaign), "--personality", personality,
+                 "--force")
+        assert ok.exit_code == 0
+        assert run("adjudicate", campaign, "--yes").exit_code == 0
+    after = load_campaign(campaign).people
+    quiet = {pid: [event.kind for event in person.timeline[len(before[pid].timeline):]]
+             for pid, person in after.items() if pid in before
+             and pages.person_facts(person) == pages.person_facts(before[pid])
+             and len(person.timeline) > len(before[pid].timeline)}
+    # Without them the test would test nothing.
+    assert quiet == {"amadeus": ["birth-attempts"], "france-blanche": ["birth-attempts"]}
+    report = build_site([campaign], site)
+    assert {"campaign/people/amadeus/index.html",
+            "campaign/people/f1a00-france-blanche/index.html"} <= set(report.changed)
+    assert _same_as_a_fresh_build(campaign, site, tmp_path / "fresh") == []
 
 
 def _houses(campaign: Path) -> list[str]:
