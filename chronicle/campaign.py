@@ -12,7 +12,7 @@ import os
 import re
 import stat
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -117,6 +117,21 @@ class Campaign:
 
     def commentary(self, turn: int) -> Path:
         return self.root / "commentary" / f"turn-{turn:03d}.md"
+
+
+def player_names(spec: Mapping[str, Any]) -> dict[str, str]:
+    """Each house's player as ``campaign.toml`` names them now, by house id.
+
+    A player's name is for display only, and the arbiter changes it when a
+    house changes hands: such a change "takes effect at the next command"
+    (DESIGN.md). The store keeps the names the campaign started with, so
+    whatever shows a house's player (the site, the JSON export) reads it
+    here; a replay from the same ``campaign.toml`` then shows the same.
+    """
+    houses = spec.get("house")
+    return {str(h["id"]): h["player"] for h in (houses if isinstance(houses, list) else [])
+            if isinstance(h, Mapping) and isinstance(h.get("id"), str)
+            and isinstance(h.get("player"), str)}
 
 
 MAX_TEXT_BYTES = 1024 * 1024

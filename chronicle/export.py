@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from adjudicator.state import GameState
-from chronicle.campaign import Campaign
+from chronicle.campaign import Campaign, player_names
 from chronicle.gedcom import export_gedcom
 from chronicle.storefile import (
     HOUSE_FIELDS,
@@ -30,6 +30,7 @@ def export_json(campaign: Campaign, state: GameState, events: list[StoredEvent],
     """
     ended = row is not None and row.seed_revealed is not None
     ruleset = campaign.engine()
+    players = player_names(campaign.spec)
     data: dict[str, Any] = {
         "campaign": {
             "slug": campaign.slug, "title": campaign.title, "ruleset": campaign.ruleset,
@@ -40,7 +41,7 @@ def export_json(campaign: Campaign, state: GameState, events: list[StoredEvent],
         "turn": state.turn,
         "year": state.year,
         # The fields the store keeps (``storefile``), as the contract names them.
-        "houses": [values(h, HOUSE_FIELDS)
+        "houses": [{**values(h, HOUSE_FIELDS), "player": players.get(h.id, h.player)}
                    for h in sorted(state.houses.values(), key=lambda h: h.id)],
         "persons": [
             {**values(p, PERSON_FIELDS),

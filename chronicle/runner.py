@@ -299,6 +299,8 @@ def rollback(campaign: Campaign, to: int) -> tuple[int, list[str]]:
     mailed by mistake. The order folders stay, for ``adjudicate --through``.
     """
     with writing(campaign, "rollback") as (_ruleset, store):
+        # Turns removed after the end could never be played again: adjudicate refuses.
+        refuse_if_ended(store, "so its turns are final and none can be rolled back")
         last = store.last_turn()
         if to > last:
             raise CampaignError("cannot roll back to turn %(to)s: the last turn is %(last)s",
@@ -462,7 +464,8 @@ def complete_reports(campaign: Campaign, ruleset: Ruleset, store: Store) -> int 
 def refuse_if_ended(store: Store,
                     what: str = "so no turn can be adjudicated any more") -> None:
     """DESIGN.md: after ``chronicle end``, ``adjudicate``, ``preview`` and ``mail import``
-    refuse (the seed is public: every later die could be computed by every player)."""
+    refuse (the seed is public: every later die could be computed by every player);
+    and so does ``rollback``, whose removed turns nothing could then play again."""
     if store.campaign().seed_revealed is not None:
         raise CampaignError("the campaign has ended (chronicle end): its seed is public, "
                             "%(what)s", what=Phrase(what))

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.state import GameState, Province
-from chronicle.campaign import CampaignError, read_inside, read_toml
+from chronicle.campaign import CampaignError, player_names, read_inside, read_toml
 from chronicle.localnames import NO_NAMES, ContentError, LocalNames
 from chronicle.narration.narrator import label_ref
 from chronicle.publish.cache import RenderCache
@@ -616,6 +616,9 @@ def _lineage(folder: Path, row: StoredCampaign, meta: dict[str, Any],
     language = str(meta.get("language") or row.language or "en")
     names = reader_names(row.ruleset, meta, language)
     localise(final, names)
+    for hid, player in player_names(meta).items():
+        if hid in final.houses:
+            final.houses[hid].player = player
     campaign = CampaignView(
         slug=slugify(str(meta.get("slug") or row.slug), "campaign"),
         title=str(meta.get("title") or row.title),

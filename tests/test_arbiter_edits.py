@@ -1,0 +1,71 @@
+"""What the arbiter does between turns, as DESIGN.md's contracts say it works.
+
+- The campaign folder: "`player` and contact changes made after turn 1 take
+  effect at the next command."
+- The command line: `chronicle end` ends the campaign, "from then on
+  `adjudicate`, `preview` and `mail import` refuse"; and `chronicle verify`
+  of a bundle: "exit 0 when the replay's export equals the stored one".
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_support import run
+
+
+def _new(folder: Path, seed: str) -> Path:
+    assert run("new", folder, "--ruleset", "dynasty", "--seed", seed).exit_code == 0
+    return folder
+
+
+def _set_first_player(campaign: Path, old: str, new: str) -> None:
+    toml = campaign / "campaign.toml"
+    text = toml.read_text(encoding="utf-8")
+    assert f'player = "{old}"' in text
+    toml.write_text(text.replace(f'player = "{old}"', f'player = "{new}"', 1), encoding="utf-8")
+
+
+def test_a_new_player_s_name_shows_from_the_next_command_and_verifies(tmp_path: Path) -> None:
+    """A house changes hands after turn 1: the next build and export name the new
+    player, and the ended campaign still verifies (the replay reads the same
+    campaign.toml; the store kept the name the campaign started with)."""
+    campaign, site = _new(tmp_path / "c", "players"), tmp_path / "site"
+    _set_first_player(campaign, "", "Alice Smith")
+    assert run("adjudicate", campaign, "--yes").exit_code == 0
+    assert run("build", campaign, "-o", site).exit_code == 0
+    house = site / "c" / "houses" / "england" / "index.html"
+    assert "Alice Smith" in house.read_text(encoding="utf-8")
+
+    _set_first_player(campaign, "Alice Smith", "Bob Jones")
+    assert run("build", campaign, "-o", site).exit_code == 0
+    page = house.read_text(encoding="utf-8")
+    assert "Bob Jones" in page and "Alice Smith" not in page
+    exported = run("export", campaign, "--format", "json")
+    assert exported.exit_code == 0
+    players = {h["id"]: h["player"] for h in json.loads(exported.output)["houses"]}
+    assert players["england"] == "Bob Jones"
+
+    (campaign / "orders" / "turn-002").mkdir()
+    assert run("adjudicate", campaign, "--yes").exit_code == 0
+    assert run("end", campaign).exit_code == 0
+    verified = run("verify", campaign)
+    assert verified.exit_code == 0, verified.output
+
+
+def test_an_ended_campaign_refuses_a_rollback_and_keeps_its_turns(tmp_path: Path) -> None:
+    """After `chronicle end`, `adjudicate` refuses; a rollback would remove turns
+    that nothing could play again, so it refuses too and the store keeps them."""
+    campaign = _new(tmp_path / "c", "ended")
+    for turn in (1, 2):
+        (campaign / "orders" / f"turn-{turn:03d}").mkdir(exist_ok=True)
+        assert run("adjudicate", campaign, "--yes").exit_code == 0
+    assert run("end", campaign).exit_code == 0
+    refused = run("rollback", campaign, "--to", "1")
+    assert refused.exit_code == 1
+    assert "the campaign has ended" in refused.output and "rolled back" in refused.output
+    assert len(refused.output.strip().splitlines()) == 1
+    status = run("status", campaign, "--json")
+    assert json.loads(status.output)["turn"] == 3
+    assert run("verify", campaign).exit_code == 0
