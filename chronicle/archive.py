@@ -51,6 +51,7 @@ SUMS = "SHA256SUMS"
 #: The zip format's earliest date: a fixed time for every entry.
 EPOCH = (1980, 1, 1, 0, 0, 0)
 MODE = 0o100644
+FOLDER_MODE = 0o040755
 LEVEL = 9
 #: The largest file bundled from the campaign folder.
 MAX_FILE = 256 * 1024 * 1024
@@ -179,13 +180,20 @@ def make_bundle(campaign: Campaign, output: Path) -> Bundle:
         sums = "".join(sums_line(hashlib.sha256(files[name]).hexdigest(), name)
                        for name in ordered)
         files[SUMS] = sums.encode("utf-8")
-        _write_zip(output, top, files)
+        # A turn played on defaults has an empty order folder, which a zip keeps
+        # only as an entry of its own; without it ``verify`` finds the turn's
+        # orders missing.
+        folders = [f"campaign/orders/turn-{turn:03d}/" for turn in range(1, last + 1)
+                   if ended and campaign.orders_dir(turn).is_dir()]
+        _write_zip(output, top, files, folders)
     return Bundle(path=output, files=len(files), ended=ended)
 
 
-def _write_zip(output: Path, top: str, files: dict[str, bytes]) -> None:
+def _write_zip(output: Path, top: str, files: dict[str, bytes],
+               folders: list[str]) -> None:
     """The zip, written beside ``output`` and renamed over it (a link there is
-    replaced, not followed)."""
+    replaced, not followed); ``folders`` (names ending in ``/``) are entries of
+    their own."""
     output.parent.mkdir(parents=True, exist_ok=True)
     fresh = output.with_name(f".{output.name}.tmp")
     fresh.unlink(missing_ok=True)
@@ -193,12 +201,16 @@ def _write_zip(output: Path, top: str, files: dict[str, bytes]) -> None:
         fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
         with os.fdopen(fd, "wb") as handle, \
                 zipfile.ZipFile(handle, "w", zipfile.ZIP_DEFLATED) as bundle:
-            for name in sorted(files):
+            for name in sorted([*files, *folders]):
                 info = zipfile.ZipInfo(f"{top}/{name}", date_time=EPOCH)
-                info.compress_type = zipfile.ZIP_DEFLATED
                 info.create_system = 3  # Unix: the mode below is read
-                info.external_attr = MODE << 16
-                bundle.writestr(info, files[name], compresslevel=LEVEL)
+                if name in files:
+                    info.compress_type = zipfile.ZIP_DEFLATED
+                    info.external_attr = MODE << 16
+                    bundle.writestr(info, files[name], compresslevel=LEVEL)
+                else:
+                    info.external_attr = FOLDER_MODE << 16 | 0x10  # and MS-DOS's folder flag
+                    bundle.writestr(info, b"")
         os.replace(fresh, output)
     finally:
         fresh.unlink(missing_ok=True)

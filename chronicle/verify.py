@@ -101,9 +101,10 @@ def _unpack(bundle: Path, into: Path) -> tuple[Path, str | None]:
                     or stat.S_ISLNK(mode)):
                 raise CampaignError(f"{bundle.name}: {member.filename}: a link, or a path "
                                     "leading out of the bundle; refused")
-            if member.is_dir():
-                continue
             target = into.joinpath(*path.parts)
+            if member.is_dir():
+                target.mkdir(parents=True, exist_ok=True)  # an order folder may be empty
+                continue
             target.parent.mkdir(parents=True, exist_ok=True)
             with archive.open(member) as source, open(target, "xb") as sink:
                 shutil.copyfileobj(source, sink)

@@ -69,3 +69,16 @@ def test_an_ended_campaign_refuses_a_rollback_and_keeps_its_turns(tmp_path: Path
     status = run("status", campaign, "--json")
     assert json.loads(status.output)["turn"] == 3
     assert run("verify", campaign).exit_code == 0
+
+
+def test_the_bundle_of_a_turn_played_without_orders_verifies(tmp_path: Path) -> None:
+    """A turn adjudicated with `--yes` on an empty order folder (every house on its
+    defaults): the bundle keeps that empty folder, and its replay verifies."""
+    campaign = _new(tmp_path / "c", "empty-turn")
+    assert not any((campaign / "orders" / "turn-001").iterdir())
+    assert run("adjudicate", campaign, "--yes").exit_code == 0
+    assert run("end", campaign).exit_code == 0
+    bundle = tmp_path / "c.zip"
+    assert run("archive", campaign, "-o", bundle).exit_code == 0
+    verified = run("verify", bundle)
+    assert verified.exit_code == 0, verified.output
