@@ -154,6 +154,13 @@ def resolve_next(campaign: Campaign, ruleset: Ruleset, state: GameState, *,
         raise CampaignError("the campaign is over (%(why)s): no turn is left to adjudicate; "
                             "run 'chronicle end' to reveal the seed", why=over_phrase(state))
     folder = campaign.orders_dir(turn)
+    for step in (folder.parent, folder):
+        # Read through, a link would give a turn its orders from elsewhere; refused
+        # file by file, it would give every house its defaults.
+        if step.is_symlink():
+            where = step.relative_to(campaign.root).as_posix()
+            raise CampaignError(f"{where}/: is a link; Chronicle reads the campaign folder's "
+                                "own files only, never through a link")
     if not folder.is_dir():
         raise CampaignError("orders/turn-%(padded)s/: the folder for turn %(turn)s does not "
                             "exist; create it and put the houses' order files in it",
@@ -555,6 +562,13 @@ def check(campaign: Campaign, *, ruleset: Ruleset | None = None,
     state = state or current_state(campaign, ruleset)
     turn = next_turn(state)
     folder = campaign.orders_dir(turn)
+    for step in (folder.parent, folder):
+        # Read through, a link would give a turn its orders from elsewhere; refused
+        # file by file, it would give every house its defaults.
+        if step.is_symlink():
+            where = step.relative_to(campaign.root).as_posix()
+            raise CampaignError(f"{where}/: is a link; Chronicle reads the campaign folder's "
+                                "own files only, never through a link")
     if not folder.is_dir():
         raise CampaignError("orders/turn-%(padded)s/: the folder for turn %(turn)s does not "
                             "exist", padded=f"{turn:03d}", turn=turn)

@@ -82,3 +82,22 @@ def test_the_bundle_of_a_turn_played_without_orders_verifies(tmp_path: Path) -> 
     assert run("archive", campaign, "-o", bundle).exit_code == 0
     verified = run("verify", bundle)
     assert verified.exit_code == 0, verified.output
+
+
+def test_a_turn_folder_that_is_a_link_is_refused_whole(tmp_path: Path) -> None:
+    """Standard 5: "no input goes through a link". A turn's order folder that is a
+    link is refused with one line, and nothing is adjudicated (not every house
+    on its defaults, which would throw away the orders behind the link)."""
+    campaign = _new(tmp_path / "c", "linked")
+    real = tmp_path / "elsewhere"
+    (campaign / "orders" / "turn-001").rename(real)
+    (real / "england.orders").write_text("house england\n", encoding="utf-8")
+    (campaign / "orders" / "turn-001").symlink_to(real, target_is_directory=True)
+    for args in ([], ["--yes"]):
+        refused = run("adjudicate", campaign, *args)
+        assert refused.exit_code == 1, refused.output
+        assert refused.output.strip() == ("error: orders/turn-001/: is a link; Chronicle "
+                                          "reads the campaign folder's own files only, never "
+                                          "through a link")
+    assert not (campaign / "chronicle.sqlite").exists()
+    assert (real / "england.orders").is_file()
