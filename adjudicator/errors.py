@@ -16,7 +16,16 @@ class ChronicleRulesError(ValueError):
 
 
 class RulesDataError(ChronicleRulesError):
-    """A ruleset data file holds values the rules cannot use."""
+    """A ruleset data file holds values the rules cannot use.
+
+    ``where`` names the value in the rules tables, as keys from the top (for
+    instance ``("dynasty", "births", "success_faces")``), when one value is
+    at fault: a campaign that overrides it can be shown the line.
+    """
+
+    def __init__(self, message: str, where: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.where = where
 
 
 class AdjudicationError(ChronicleRulesError):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from adjudicator.errors import RulesDataError
 from adjudicator.rulesets.base import Ruleset
 from chronicle.localnames import LANGUAGES, ContentError
 from chronicle.resources import ruleset_table
@@ -376,4 +377,32 @@ def load_campaign(root: Path, *, seed: str | None = None) -> Campaign:
     except ShapeError as err:
         raise _refused(err) from None
     campaign.rules = load_rules(str(ruleset), spec, text)
+    try:
+        campaign.engine().check_rules()
+    except RulesDataError as err:
+        raise _rules_refused(err, spec, text) from None
     return campaign
+
+
+def _rules_refused(err: RulesDataError, spec: Mapping[str, Any], text: str) -> CampaignError:
+    """A value of the rules tables the engine cannot play with, at the line of
+    ``campaign.toml`` that overrides it, or else at the header of the table of
+    overrides that made it wrong; when the campaign overrides nothing there,
+    the value is the ruleset's own (a content pack's)."""
+    overridden: Any = spec.get("rules", {})
+    depth = 0
+    for key in err.where:
+        if not isinstance(overridden, Mapping) or key not in overridden:
+            break
+        overridden, depth = overridden[key], depth + 1
+    if depth == 0:
+        return CampaignError(f"{CAMPAIGN_FILE}: the rules tables: {err}")
+    tables = ".".join(err.where[:depth - 1])
+    if depth == len(err.where):
+        line = locate(text, err.where[-1], f"[rules.{tables}" if tables else "[rules")
+    else:
+        header = f"[rules.{'.'.join(err.where[:depth])}]"
+        line = next((n for n, text_line in enumerate(text.splitlines(), 1)
+                     if text_line.strip().startswith(header)), None)
+    where = f"{CAMPAIGN_FILE}:{line}" if line else CAMPAIGN_FILE
+    return CampaignError(f"{where}: [rules] {err}")

@@ -163,3 +163,93 @@ def test_fuzzed_campaign_toml_is_refused_in_one_line_or_played(ruleset: str,
             assert result.output.startswith("error: ") and result.output.count("\n") == 1, \
                 result.output
             assert not (root / "chronicle.sqlite").exists()
+
+
+# -- [rules] values the rules cannot play with ----------------------------------------
+RULE_FINDINGS = [
+    # (ruleset, the override's table, key, value, what the error says): each of these
+    # ended in a traceback halfway through a turn, or was taken and played.
+    ("dynasty", "dynasty.characteristics", "table", [[2, 4, -1]],
+     "dynasty.characteristics.table must give one value for every total of 2d6, 2 to 12; "
+     "it gives 0 for 5"),
+    ("dynasty", "dynasty.survival", "table", [],
+     "dynasty.survival.table must be a list of rows of 2 whole numbers, not []"),
+    ("dynasty", "dynasty.survival", "table", [[15, 3], [20]],
+     "dynasty.survival.table must be a list of rows of 2 whole numbers; [20] is not"),
+    ("dynasty", "dynasty.epidemic", "threshold_max", -1,
+     "dynasty.epidemic.threshold_max must be at least 0, not -1"),
+    ("dynasty", "dynasty.births", "success_faces", 1000,
+     "dynasty.births.success_faces must be from 0 to 6, not 1000"),
+    ("dynasty", "dynasty.births", "max_mother_age", -1,
+     "dynasty.births.max_mother_age must be at least 0, not -1"),
+    ("blood-royale", "economy.events", "die", 0, "economy.events.die must be at least 1, not 0"),
+    ("blood-royale", "economy", "cash_in_every", 0,
+     "economy.cash_in_every must be at least 1, not 0"),
+    ("blood-royale", "economy.movement", "rounds", 0,
+     "economy.movement.rounds must be at least 1, not 0"),
+]
+
+
+def _override(spec: dict[str, Any], table: str, key: str, value: Any) -> None:
+    here = spec.setdefault("rules", {})
+    for name in table.split("."):
+        here = here.setdefault(name, {})
+    here[key] = value
+
+
+@pytest.mark.parametrize(("ruleset", "table", "key", "value", "says"), RULE_FINDINGS,
+                         ids=[f"{f[1]}.{f[2]}={f[3]!r}"[:40] for f in RULE_FINDINGS])
+def test_a_rule_the_engine_cannot_play_is_refused_with_its_line(
+        tmp_path: Path, ruleset: str, table: str, key: str, value: Any, says: str) -> None:
+    """Standard 3 for `[rules]`: a value of the right kind but one the rules cannot
+    play with (a die of no faces, a table missing a total) is refused when the
+    campaign is read, at its line, not met as an arithmetic error in a turn."""
+    root = tmp_path / "camp"
+    spec = _campaign(root, ruleset)
+    _override(spec, table, key, value)
+    text = _write(root, spec)
+    line = _line_of(text, f"{key} = ")
+    assert text.splitlines()[line - 1].startswith(f"{key} = ")
+    for command in ("check", "adjudicate"):
+        result = run(command, root)
+        assert result.exit_code == 1
+        assert result.output == f"error: campaign.toml:{line}: [rules] {says}\n"
+    assert not (root / "chronicle.sqlite").exists()
+
+
+def _numbers(tables: Any, at: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every whole number of a ruleset's tables, by its keys."""
+    if isinstance(tables, dict):
+        return [found for key, value in tables.items() if not str(key).startswith("_")
+                for found in _numbers(value, (*at, str(key)))]
+    return [at] if isinstance(tables, int) and not isinstance(tables, bool) else []
+
+
+@pytest.mark.parametrize("ruleset", ["dynasty", "blood-royale", "familles"])
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_fuzzed_rules_numbers_are_refused_in_one_line_or_played(ruleset: str,
+                                                                data: st.DataObject) -> None:
+    """Any whole number in any of the ruleset's numbers, turns played: exit 0, or
+    exit 1 with one `error:` line and no store; never a traceback."""
+    from chronicle.campaign import load_rules
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "camp"
+        spec = _campaign(root, ruleset)
+        numbers = _numbers(load_rules(ruleset, spec))
+        *tables, key = data.draw(st.sampled_from(numbers))
+        _override(spec, ".".join(tables), key, data.draw(st.integers(-3, 40)))
+        _write(root, spec)
+        result = run("adjudicate", root, "--yes")
+        assert result.exit_code in (0, 1), result.output
+        if result.exit_code == 1:
+            assert result.output.startswith("error: ") and result.output.count("\n") == 1, \
+                result.output
+            assert not (root / "chronicle.sqlite").exists()
+            return
+        for turn in (2, 3):
+            (root / "orders" / f"turn-{turn:03d}").mkdir()
+            played = run("adjudicate", root, "--yes")
+            assert played.exit_code in (0, 1), played.output

@@ -128,6 +128,13 @@ class Ruleset(ABC):
     def __init__(self, rules: Mapping[str, Any]) -> None:
         self.rules = rules
 
+    def check_rules(self) -> None:
+        """Read every table the engine will use, and raise ``RulesDataError`` for a
+        value it could not play with: a campaign's overrides are then refused when
+        it is loaded, not halfway through a turn. A ruleset with no tables has
+        nothing to check."""
+        return None
+
     @abstractmethod
     def setup(self, spec: Mapping[str, Any], dice: Dice) -> GameState:
         """The state before turn 1, from a campaign's declarations (campaign.toml)."""

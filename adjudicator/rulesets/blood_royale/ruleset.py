@@ -38,9 +38,11 @@ from adjudicator.rulesets.blood_royale.rulings import (
 )
 from adjudicator.rulesets.blood_royale.scoring import emit_wealth_rows, run_cash_in_and_victory
 from adjudicator.rulesets.blood_royale.setup import RULESET_ID, build_blood_royale_state
+from adjudicator.rulesets.blood_royale.tables import br_rules
 from adjudicator.rulesets.blood_royale.template import blood_royale_template
 from adjudicator.rulesets.blood_royale.turnstate import br_turn
 from adjudicator.rulesets.blood_royale.validation import validate_blood_royale
+from adjudicator.rulesets.blood_royale.wealth import wealth_rules
 from adjudicator.rulesets.dynasty.orders import DYNASTY_GRAMMAR
 from adjudicator.rulesets.dynasty.phase import ARBITER
 from adjudicator.rulesets.dynasty.ruleset import DynastyRuleset
@@ -72,6 +74,12 @@ class BloodRoyaleRuleset(DynastyRuleset):
         """``resolve_contacts`` replaces the battle rules, for tests of movement alone."""
         super().__init__(rules)
         self.resolve_contacts: ContactResolver = resolve_contacts or battle.resolve_contacts
+
+    def check_rules(self) -> None:
+        super().check_rules()
+        br_rules(self.rules)
+        wealth_rules(self.rules)
+        battle.battle_rules(self.rules)
 
     def setup(self, spec: Mapping[str, Any], dice: Dice) -> GameState:
         return build_blood_royale_state(spec, self.rules, dice)

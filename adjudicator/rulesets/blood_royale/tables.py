@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.errors import RulesDataError
+from adjudicator.rulesets import limits
 from adjudicator.rulesets.base import typed_tables
+from adjudicator.rulesets.limits import Where, name_of, whole
 
 EVENTS = ("plague", "famine", "unrest", "storm", "harvest", "nothing")
 
@@ -92,29 +94,40 @@ class BRRules:
         return self.economy.raise_cost if cost is None else cost
 
 
-def _ints(cls: type[Any], data: Mapping[str, Any], section: str, **given: Any) -> Any:
-    """``cls`` from the whole numbers of ``data``, and the fields ``given`` as they are."""
+# The least each number may be; a number not named may be anything (a modifier,
+# the last year). Dice need a face, and cash-ins a turn between them.
+_LEAST = {"cash_in_every": 1, "rounds": 1, "die": 1, "unrest_die": 1, "storm_die": 1}
+_ANY = {"end_year", "extraordinary_modifier", "adjacent_revolt_modifier"}
+
+
+def _ints(cls: type[Any], data: Mapping[str, Any], where: Where, **given: Any) -> Any:
+    """``cls`` from the whole numbers of ``data`` (at ``where`` in the rules tables),
+    and the fields ``given`` as they are."""
     names = [f for f in cls.__dataclass_fields__ if f not in given]
-    try:
-        return cls(**{name: int(data[name]) for name in names}, **given)
-    except KeyError as err:
-        raise RulesDataError(f"blood-royale {section}: missing entry {err}") from err
-    except (TypeError, ValueError) as err:
-        raise RulesDataError(f"blood-royale {section}: bad entry ({err})") from err
+    return cls(**{name: whole(limits.entry(data, (name,), where), (*where, name),
+                              None if name in _ANY else _LEAST.get(name, 0))
+                  for name in names}, **given)
 
 
 def _event_rules(data: Mapping[str, Any]) -> EventRules:
-    try:
-        table = {int(face): str(event) for face, event in data["table"]}
-    except (KeyError, TypeError, ValueError) as err:
-        raise RulesDataError(f"blood-royale events: bad or missing table ({err})") from err
-    unknown = sorted(set(table.values()) - set(EVENTS))
-    if unknown:
-        raise RulesDataError(f"blood-royale events: unknown events {unknown}")
-    rules: EventRules = _ints(EventRules, data, "events", table=table)
+    where = ("economy", "events", "table")
+    rows = limits.entry(data, ("table",), where[:-1])
+    if not isinstance(rows, list) or not rows:
+        raise RulesDataError(f"{name_of(where)} must be a list of [face, event] rows", where)
+    table: dict[int, str] = {}
+    for row in rows:
+        if not (isinstance(row, list) and len(row) == 2 and isinstance(row[1], str)):
+            raise RulesDataError(f"{name_of(where)} must be a list of [face, event] rows; "
+                                 f"{row!r} is not", where)
+        if row[1] not in EVENTS:
+            raise RulesDataError(f"{name_of(where)}: unknown event {row[1]!r} (there are: "
+                                 f"{', '.join(EVENTS)})", where)
+        table[whole(row[0], where, 1)] = row[1]
+    rules: EventRules = _ints(EventRules, data, where[:-1], table=table)
     missing = [face for face in range(1, rules.die + 1) if face not in table]
     if missing:
-        raise RulesDataError(f"blood-royale events: no event for faces {missing}")
+        raise RulesDataError(f"{name_of(where)}: no event for faces {missing} of the "
+                             f"d{rules.die}", where)
     return rules
 
 
@@ -149,8 +162,8 @@ def _parse_br_rules(rules: Mapping[str, Any]) -> BRRules:
         if not isinstance(economy.get(section), Mapping):
             raise RulesDataError(f"blood-royale economy: the [{section}] table is missing")
     typed = BRRules(
-        economy=_ints(EconomyRules, economy, "economy"),
-        movement=_ints(MovementRules, economy["movement"], "movement"),
+        economy=_ints(EconomyRules, economy, ("economy",)),
+        movement=_ints(MovementRules, economy["movement"], ("economy", "movement")),
         events=_event_rules(economy["events"]),
         unit_types=_unit_types(rules.get("unit_types", {})),
         basic_goods=tuple(str(g) for g in rules.get("wealth", {}).get(

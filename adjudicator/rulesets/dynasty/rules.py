@@ -7,14 +7,37 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.errors import RulesDataError
+from adjudicator.rulesets.limits import Where, entry, name_of, rows, whole
 from adjudicator.state import Sex
 
+D6 = 6  # the faces of the die of births, captures and the like (A5.1, A9)
+TWO_D6 = range(2, 13)  # every total of 2d6 (A2)
 
-def _bounds(pair: Any) -> tuple[int, int]:
-    low, high = (int(n) for n in pair)
+
+def _bounds(pair: Any, where: Where) -> tuple[int, int]:
+    ((low, high),) = rows([pair], where, 2, low=0)
     if low > high:
-        raise ValueError(f"the bounds {pair!r} are the wrong way round")
+        raise RulesDataError(f"{name_of(where)}: the bounds {pair!r} are the wrong way round",
+                             where)
     return low, high
+
+
+def _characteristics(value: Any, where: Where) -> tuple[tuple[int, int, int], ...]:
+    table = rows(value, where, 3)
+    for total in TWO_D6:
+        giving = [row for row in table if row[0] <= total <= row[1]]
+        if len(giving) != 1:
+            raise RulesDataError(f"{name_of(where)} must give one value for every total of "
+                                 f"2d6, 2 to 12; it gives {len(giving)} for {total}", where)
+    return tuple((lo, hi, v) for lo, hi, v in table)
+
+
+def _survival(value: Any, where: Where) -> tuple[tuple[int, int], ...]:
+    table = rows(value, where, 2, low=0)
+    ages = [age for age, _roll in table]
+    if ages != sorted(set(ages)):
+        raise RulesDataError(f"{name_of(where)}: the ages must rise from row to row", where)
+    return tuple((age, roll) for age, roll in table)
 
 
 @dataclass(frozen=True)
@@ -44,41 +67,41 @@ class DynastyRules:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> DynastyRules:
-        try:
-            b, c, s = data["births"], data["characteristics"], data["survival"]
-            e, m, k = data["epidemic"], data["marriage"], data["command"]
-            rules = cls(
-                years_per_turn=int(data["years_per_turn"]),
-                max_mother_age=int(b["max_mother_age"]),
-                min_attempts=int(b["min_attempts"]),
-                max_attempts=int(b["max_attempts"]),
-                default_attempts=int(b["default_attempts"]),
-                success_faces=int(b["success_faces"]),
-                boy_faces=int(b["boy_faces"]),
-                extra_attempt_penalty=int(b["extra_attempt_penalty"]),
-                characteristic_table=tuple(
-                    (int(lo), int(hi), int(v)) for lo, hi, v in c["table"]),
-                survival_min_age=int(s["min_age"]),
-                natural_death=int(s["natural_death"]),
-                survival_table=tuple((int(a), int(n)) for a, n in s["table"]),
-                epidemic_per_dynasty=int(e["per_dynasty"]),
-                epidemic_threshold_max=int(e["threshold_max"]),
-                marriage_min_age=int(m["min_age"]),
-                minor_nobility=bool(m["minor_nobility"]),
-                minor_bride_age=_bounds(m["minor_bride_age"]),
-                minor_groom_age=_bounds(m["minor_groom_age"]),
-                compulsory_age=int(k["compulsory_age"]),
-                voluntary_age=int(k["voluntary_age"]),
-                command_limit=int(k["limit"]),
-                capture_faces=int(data["capture"]["faces"]),
-            )
-        except (KeyError, TypeError, ValueError) as err:
-            raise RulesDataError(f"dynasty rules: missing or bad entry {err}") from err
-        if rules.years_per_turn < 1:
-            raise RulesDataError("dynasty rules: years_per_turn must be at least 1")
+        def at(*keys: str, low: int | None = 0, high: int | None = None) -> int:
+            return whole(entry(data, keys, ("dynasty",)), ("dynasty", *keys), low, high)
+
+        def table(*keys: str) -> tuple[Any, Where]:
+            return entry(data, keys, ("dynasty",)), ("dynasty", *keys)
+
+        rules = cls(
+            years_per_turn=at("years_per_turn", low=1),
+            max_mother_age=at("births", "max_mother_age"),
+            min_attempts=at("births", "min_attempts", low=1),
+            max_attempts=at("births", "max_attempts", low=1),
+            default_attempts=at("births", "default_attempts", low=1),
+            success_faces=at("births", "success_faces", high=D6),
+            boy_faces=at("births", "boy_faces", high=D6),
+            extra_attempt_penalty=at("births", "extra_attempt_penalty"),
+            characteristic_table=_characteristics(*table("characteristics", "table")),
+            survival_min_age=at("survival", "min_age"),
+            natural_death=at("survival", "natural_death", high=max(TWO_D6)),
+            survival_table=_survival(*table("survival", "table")),
+            epidemic_per_dynasty=at("epidemic", "per_dynasty"),
+            epidemic_threshold_max=at("epidemic", "threshold_max"),
+            marriage_min_age=at("marriage", "min_age"),
+            minor_nobility=bool(entry(data, ("marriage", "minor_nobility"), ("dynasty",))),
+            minor_bride_age=_bounds(*table("marriage", "minor_bride_age")),
+            minor_groom_age=_bounds(*table("marriage", "minor_groom_age")),
+            compulsory_age=at("command", "compulsory_age"),
+            voluntary_age=at("command", "voluntary_age"),
+            command_limit=at("command", "limit"),
+            capture_faces=at("capture", "faces", high=D6),
+        )
         if not 1 <= rules.min_attempts <= rules.default_attempts <= rules.max_attempts:
-            raise RulesDataError("dynasty rules: births need 1 <= min_attempts <= "
-                                 "default_attempts <= max_attempts")
+            raise RulesDataError(
+                "dynasty.births: min_attempts, default_attempts and max_attempts must "
+                f"rise (or stay), not {rules.min_attempts}, {rules.default_attempts} and "
+                f"{rules.max_attempts}", ("dynasty", "births", "default_attempts"))
         return rules
 
     def minor_spouse_age(self, sex: Sex, partner_age: int) -> int:

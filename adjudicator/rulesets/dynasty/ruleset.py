@@ -49,6 +49,9 @@ class DynastyRuleset(Ruleset):
     arbiter_grammar: Grammar = ARBITER_GRAMMAR
     spec_fields = SPEC_FIELDS
 
+    def check_rules(self) -> None:
+        dynasty_rules(self.rules)
+
     def grammar_for(self, house: str) -> Grammar:
         return self.arbiter_grammar if house == ARBITER else self.grammar
 

@@ -16,7 +16,7 @@ from adjudicator.messages import msg
 from adjudicator.orders import Grammar, Order, OrderSheet
 from adjudicator.rulesets.base import Gettext, Ruleset, TurnResult
 from adjudicator.rulesets.familles.arbiter import ARBITER, ARBITER_GRAMMAR
-from adjudicator.rulesets.familles.config import years_per_turn
+from adjudicator.rulesets.familles.config import FamillesRules, years_per_turn
 from adjudicator.rulesets.familles.deck import seat_houses, setup_familles
 from adjudicator.rulesets.familles.model import Familles
 from adjudicator.rulesets.familles.moves import (
@@ -68,6 +68,9 @@ class FamillesRuleset(Ruleset):
         """The ``familles.toml`` tables within ``rules``."""
         inner = self.rules.get("familles")
         return inner if isinstance(inner, Mapping) else self.rules
+
+    def check_rules(self) -> None:
+        FamillesRules.from_mapping(self.numbers)
 
     def grammar_for(self, house: str) -> Grammar:
         """The arbiter's file is read with the arbiter's grammar (DESIGN.md "Arbiter
