@@ -182,6 +182,8 @@ RULE_FINDINGS = [
      "dynasty.births.success_faces must be from 0 to 6, not 1000"),
     ("dynasty", "dynasty.births", "max_mother_age", -1,
      "dynasty.births.max_mother_age must be at least 0, not -1"),
+    ("dynasty", "dynasty.survival", "min_age", 2,
+     "dynasty.survival.min_age must be at least the table's first age, 15, not 2"),
     ("blood-royale", "economy.events", "die", 0, "economy.events.die must be at least 1, not 0"),
     ("blood-royale", "economy", "cash_in_every", 0,
      "economy.cash_in_every must be at least 1, not 0"),

@@ -97,6 +97,12 @@ class DynastyRules:
             command_limit=at("command", "limit"),
             capture_faces=at("capture", "faces", high=D6),
         )
+        first_age = rules.survival_table[0][0]
+        if first_age > rules.survival_min_age:
+            # Everyone from min_age on rolls, so the table needs a row for them (A5.3).
+            raise RulesDataError(f"dynasty.survival.min_age must be at least the table's first "
+                                 f"age, {first_age}, not {rules.survival_min_age}",
+                                 ("dynasty", "survival", "min_age"))
         if not 1 <= rules.min_attempts <= rules.default_attempts <= rules.max_attempts:
             raise RulesDataError(
                 "dynasty.births: min_attempts, default_attempts and max_attempts must "
