@@ -92,3 +92,22 @@ def test_a_chart_keeps_its_size_and_scrolls_on_a_phone(browser: object,  # noqa:
     assert charts
     for shown, natural, scrolls in charts:
         assert shown >= natural and scrolls
+
+
+def test_a_person_s_charts_open_on_the_person_on_a_phone(browser: object) -> None:  # noqa: F811
+    """A wide row of children put the person of the page out of sight, the
+    descendants' chart opened on blank paper at 390 px: each chart that scrolls
+    opens with the person (the box drawn as "self") in sight."""
+    scrolled = 0
+    for page in sorted((CAMPAIGN / "people").glob("*/index.html")):
+        _widths(browser, page.as_uri(), 390, 844)
+        frames = browser.execute_script(  # type: ignore[attr-defined]
+            "return [...document.querySelectorAll('figure.person-chart .chart-frame')]"
+            ".filter(f => f.scrollWidth > f.clientWidth).map(f => {"
+            "const s = f.querySelector('g.self').getBoundingClientRect(),"
+            " b = f.getBoundingClientRect();"
+            "return [s.left + s.width / 2 - b.left, b.width]; })")
+        for middle, width in frames:
+            scrolled += 1
+            assert 0 <= middle <= width, page
+    assert scrolled > 0

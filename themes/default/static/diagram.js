@@ -91,9 +91,21 @@
     }
     showTop(frame, drawing, embedded);
   }
+  // A person page's charts are opened on the person (drawn with class
+  // "self"), who may stand far to the right of a wide row of children.
+  function showSelf(frame) {
+    if (frame.scrollWidth <= frame.clientWidth) { return; }
+    var self = frame.querySelector("g.self");
+    if (!self) { return; }
+    var box = self.getBoundingClientRect(), frameBox = frame.getBoundingClientRect();
+    var middle = (box.left + box.right) / 2 - frameBox.left + frame.scrollLeft;
+    frame.scrollLeft = Math.max(0, middle - frame.clientWidth / 2);
+  }
   function all() {
     var figures = document.querySelectorAll("figure.diagram");
     for (var i = 0; i < figures.length; i++) { setUp(figures[i]); placeOnce(figures[i]); }
+    var charts = document.querySelectorAll("figure.person-chart .chart-frame");
+    for (var j = 0; j < charts.length; j++) { showSelf(charts[j]); }
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", all);
