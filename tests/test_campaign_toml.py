@@ -188,7 +188,7 @@ RULE_FINDINGS = [
     ("blood-royale", "economy", "cash_in_every", 0,
      "economy.cash_in_every must be at least 1, not 0"),
     ("blood-royale", "economy.movement", "rounds", 0,
-     "economy.movement.rounds must be at least 1, not 0"),
+     "economy.movement.rounds must be from 1 to 12, not 0"),
 ]
 
 

@@ -98,6 +98,9 @@ class BRRules:
 # the last year). Dice need a face, and cash-ins a turn between them.
 _LEAST = {"cash_in_every": 1, "rounds": 1, "die": 1, "unrest_die": 1, "storm_die": 1}
 _ANY = {"end_year", "extraordinary_modifier", "adjacent_revolt_modifier"}
+# Numbers that count steps of a turn are capped: a million rounds of movement
+# would hold a turn for minutes (and a received campaign folder is untrusted).
+_MOST = {"rounds": 12, "moves": 100, "hostile_moves": 100, "counter_moves": 100}
 
 
 def _ints(cls: type[Any], data: Mapping[str, Any], where: Where, **given: Any) -> Any:
@@ -105,7 +108,8 @@ def _ints(cls: type[Any], data: Mapping[str, Any], where: Where, **given: Any) -
     and the fields ``given`` as they are."""
     names = [f for f in cls.__dataclass_fields__ if f not in given]
     return cls(**{name: whole(limits.entry(data, (name,), where), (*where, name),
-                              None if name in _ANY else _LEAST.get(name, 0))
+                              None if name in _ANY else _LEAST.get(name, 0),
+                              _MOST.get(name))
                   for name in names}, **given)
 
 

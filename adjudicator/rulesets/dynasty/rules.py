@@ -12,6 +12,7 @@ from adjudicator.state import Sex
 
 D6 = 6  # the faces of the die of births, captures and the like (A5.1, A9)
 TWO_D6 = range(2, 13)  # every total of 2d6 (A2)
+MOST_ATTEMPTS = 20  # births a couple may try in one turn: each is a die per couple
 
 
 def _bounds(pair: Any, where: Where) -> tuple[int, int]:
@@ -74,11 +75,11 @@ class DynastyRules:
             return entry(data, keys, ("dynasty",)), ("dynasty", *keys)
 
         rules = cls(
-            years_per_turn=at("years_per_turn", low=1),
+            years_per_turn=at("years_per_turn", low=1, high=100),
             max_mother_age=at("births", "max_mother_age"),
-            min_attempts=at("births", "min_attempts", low=1),
-            max_attempts=at("births", "max_attempts", low=1),
-            default_attempts=at("births", "default_attempts", low=1),
+            min_attempts=at("births", "min_attempts", low=1, high=MOST_ATTEMPTS),
+            max_attempts=at("births", "max_attempts", low=1, high=MOST_ATTEMPTS),
+            default_attempts=at("births", "default_attempts", low=1, high=MOST_ATTEMPTS),
             success_faces=at("births", "success_faces", high=D6),
             boy_faces=at("births", "boy_faces", high=D6),
             extra_attempt_penalty=at("births", "extra_attempt_penalty"),

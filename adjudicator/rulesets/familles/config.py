@@ -37,11 +37,13 @@ class Style:
         return data
 
 
-def _int(table: Mapping[str, Any], key: str, where: str, low: int = 0) -> int:
+def _int(table: Mapping[str, Any], key: str, where: str, low: int = 0,
+         high: int = 10_000) -> int:
+    # The cap keeps a deck or a generation from holding a move for minutes.
     value = table.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise RulesDataError(f"familles: {where}.{key} must be a whole number ≥ {low}, "
-                             f"not {value!r}")
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise RulesDataError(f"familles: {where}.{key} must be a whole number from {low} to "
+                             f"{high}, not {value!r}", ("familles", where, key))
     return value
 
 
