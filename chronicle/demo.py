@@ -56,7 +56,14 @@ def run_demo(*, ruleset: str, turns: int | None, seed: str, out: Path, site: Pat
 
         if not quiet:
             click.echo(_("Building the site…"))
-        build_site([out], site)
+        slug = build_site([out], site).campaigns[0]
+        if end:
+            # An ended campaign's home page links its bundle: made as the arbiter
+            # would (docs/arbiter.md), so that the link leads somewhere.
+            from chronicle.archive import make_bundle
+            from chronicle.publish.data import bundle_name
+
+            make_bundle(load_campaign(out), site / slug / bundle_name(slug))
     if not quiet:
         elapsed = time.perf_counter() - started
         click.echo(_("Played %(turns)s turns of %(ruleset)s in %(seconds)s s; the campaign "

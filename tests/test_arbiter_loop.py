@@ -4,6 +4,7 @@ empty folder, a real end, and corrections (rollback, --through)."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -170,3 +171,20 @@ def test_demo_runs_end(tmp_path: Path) -> None:
     exported = json.loads(run("export", out).output)
     assert exported["campaign"]["seed"] == "shown"
     assert run("adjudicate", out).exit_code == 1
+
+
+def test_the_demo_s_site_links_a_bundle_that_is_there_and_verifies(tmp_path: Path) -> None:
+    """DESIGN.md: "The site links the bundle of an ended campaign from its home
+    page." The demo ends its campaign, so it makes the bundle too: the link led
+    nowhere."""
+    out, site = tmp_path / "demo", tmp_path / "site"
+    result = run("demo", "--ruleset", "dynasty", "--turns", "2", "--seed", "bundled",
+                 "--out", out, "--site", site)
+    assert result.exit_code == 0, result.output
+    homes = list(site.glob("*/index.html"))
+    assert len(homes) == 1
+    linked = re.findall(r'href="([^"]+\.zip)"', homes[0].read_text(encoding="utf-8"))
+    assert len(linked) == 1
+    bundle = homes[0].parent / linked[0]
+    assert bundle.is_file()
+    assert run("verify", bundle).exit_code == 0
