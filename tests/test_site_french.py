@@ -481,3 +481,28 @@ def test_a_woman_is_a_cousine_on_the_house_pages_too(language: str, male: bool,
     from chronicle.publish.kin import kinship_words
 
     assert kinship_words(translations(language).gettext, 3, 3, male) == said
+
+
+def test_the_dynasty_ruleset_s_french_site_names_its_example_houses_in_french(
+        tmp_path: Path) -> None:
+    """Issue 19, item 4, for the dynasty ruleset: its new campaign's example houses
+    are named in English in campaign.toml, as Blood Royale's are; the French site
+    called them "House of Castile" ("Roi de House of Castile"). A house the
+    arbiter renamed keeps its name."""
+    site = _french_demo(tmp_path, "dynasty", 2)
+    pages = " ".join(p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html")))
+    assert "La Maison de Castille" in pages and "La Maison Capet" in pages
+    assert "House of Castile" not in pages and "House Capet" not in pages
+
+    folder = tmp_path / "renamed"
+    scaffold(folder, "dynasty", title="Démo", seed="renamed")
+    toml = folder / "campaign.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('language = "en"',
+                                                             'language = "fr"').replace(
+        '"House Capet"', '"Les Capétiens"'), encoding="utf-8")
+    play_turns(folder, 1, "renamed")
+    build_site([folder], tmp_path / "renamed-site")
+    houses = (tmp_path / "renamed-site" / folder.name / "houses/index.html").read_text(
+        encoding="utf-8")
+    assert "Les Capétiens" in houses and "La Maison Capet" not in houses
+    assert "La Maison de Castille" in houses

@@ -9,6 +9,7 @@ from chronicle.rulesets.dynastic import DynasticDescriptor
 
 if TYPE_CHECKING:
     from adjudicator.state import GameState
+    from chronicle.localnames import LocalNames
 
 #: The example houses of a new campaign: id, letter, name, king, queen.
 EXAMPLE_HOUSES: tuple[tuple[str, str, str, str, str], ...] = (
@@ -16,6 +17,10 @@ EXAMPLE_HOUSES: tuple[tuple[str, str, str, str, str], ...] = (
     ("france", "F", "House Capet", "Philippe", "Jeanne"),
     ("castile", "C", "House of Castile", "Fernando", "Constanza"),
 )
+#: Their names on a French campaign's site, as Blood Royale's pack gives its
+#: houses' (the store and the exports keep the English names).
+EXAMPLE_NAMES_FR = {"england": "La Maison Plantagenêt", "france": "La Maison Capet",
+                    "castile": "La Maison de Castille"}
 
 
 class DynastyDescriptor(DynasticDescriptor):
@@ -39,6 +44,18 @@ class DynastyDescriptor(DynasticDescriptor):
 
     def demo_title(self, world: str | None) -> str:
         return "Three Crowns: a dynastic chronicle"
+
+    def local_names(self, spec: Mapping[str, Any], language: str) -> LocalNames:
+        from chronicle.localnames import NO_NAMES, LocalNames
+
+        if language != "fr":
+            return NO_NAMES
+        # An example house the arbiter named otherwise keeps that name.
+        english = {hid: name for hid, _letter, name, _king, _queen in EXAMPLE_HOUSES}
+        kept = {str(h.get("id")) for h in spec.get("house", [])
+                if isinstance(h, dict) and h.get("name") == english.get(str(h.get("id")))}
+        return LocalNames(houses={hid: name for hid, name in EXAMPLE_NAMES_FR.items()
+                                  if hid in kept})
 
     def orders(self, state: GameState, house: str, rules: Mapping[str, Any],
                personality: str, rng_seed: str) -> str:
