@@ -40,7 +40,7 @@ from chronicle.campaign import (
     read_input,
 )
 from chronicle.export import export_gedcom, export_json
-from chronicle.lock import campaign_lock
+from chronicle.lock import unless_read_only
 from chronicle.store import Store, copy_store
 from chronicle.storefile import StoreError
 
@@ -145,7 +145,7 @@ def make_bundle(campaign: Campaign, output: Path) -> Bundle:
         raise CampaignError("%(output)s: is a folder; name the bundle's file (-o FILE.zip)",
                             output=output)
     top = campaign.slug
-    with campaign_lock(root, "archive"), \
+    with unless_read_only(root, "archive"), \
             tempfile.TemporaryDirectory(prefix="chronicle-archive-") as tmp:
         work = Path(tmp)
         copy = work / STORE_FILE

@@ -16,7 +16,7 @@ import fcntl
 import os
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 LOCK_FILE = ".chronicle.lock"
@@ -65,3 +65,20 @@ def campaign_lock(root: Path, command: str) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+READ_ONLY = (errno.EACCES, errno.EPERM, errno.EROFS)
+
+
+@contextmanager
+def unless_read_only(root: Path, command: str) -> Iterator[None]:
+    """``campaign_lock`` for a command that only reads the campaign: in a folder it
+    cannot write, where it cannot make the lock file either, it goes on without
+    the lock instead of failing (a writer would need that same folder)."""
+    with ExitStack() as held:
+        try:
+            held.enter_context(campaign_lock(root, command))
+        except OSError as err:
+            if err.errno not in READ_ONLY:
+                raise
+        yield

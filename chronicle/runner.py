@@ -30,7 +30,7 @@ from chronicle.campaign import (
     seed_commitment,
     write_inside,
 )
-from chronicle.lock import CampaignBusy, campaign_lock
+from chronicle.lock import READ_ONLY, CampaignBusy, campaign_lock
 from chronicle.orders_io import TurnOrders, read_turn, stored_turn
 from chronicle.outcome import TurnOutcome
 from chronicle.reasons import Say, as_written, engine_words, rejected_line
@@ -291,6 +291,10 @@ def recover(campaign: Campaign) -> int | None:
                 return complete_reports(campaign, ruleset, store)
     except CampaignBusy:
         return None
+    except OSError as err:
+        if err.errno in READ_ONLY:
+            return None  # nothing could be written here: the command only reads
+        raise
 
 
 #: Where a rollback moves what the turns it removes left behind.

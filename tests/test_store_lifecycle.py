@@ -484,3 +484,26 @@ def test_a_read_only_store_is_one_line_and_unchanged(
         assert result.output == "error: chronicle.sqlite: the store is read-only; nothing " \
                                 "was stored\n"
     assert store_dump(root / "chronicle.sqlite") == before
+
+
+def test_a_read_only_campaign_folder_is_still_checked_previewed_and_archived(
+        tmp_path: Path, immutable: Callable[[Path], None]) -> None:
+    """Commands that only read work on a campaign folder nobody can write (an
+    archivist's copy): `check` and `preview` wanted to make the lock file, to
+    finish an interrupted turn's reports first, and `archive` took the lock; all
+    three stopped at ".chronicle.lock: Permission denied"."""
+    root = _campaign(tmp_path, 1)
+    _next_orders(root)
+    before = store_dump(root / "chronicle.sqlite")
+    lock = root / ".chronicle.lock"
+    if lock.exists():
+        immutable(lock)
+    immutable(root)
+    for command in ("check", "preview", "status", "export"):
+        result = run(command, root)
+        assert result.exit_code == 0, (command, result.output)
+    bundle = tmp_path / "bundle.zip"
+    archived = run("archive", root, "-o", bundle)
+    assert archived.exit_code == 0, archived.output
+    assert bundle.is_file()
+    assert store_dump(root / "chronicle.sqlite") == before
