@@ -199,3 +199,37 @@ def test_mail_send_over_tls(tmp_path: Path, certificate: ssl.SSLContext, securit
         assert sum(recorder.per_recipient().values()) == 5
     finally:
         controller.stop()
+
+
+def test_the_corrected_reports_of_turns_played_again_are_mailed(
+        tmp_path: Path, smtp_server: tuple[Recorder, int]) -> None:
+    """docs/arbiter.md: after a rollback, `adjudicate --through` plays the turns again
+    and `mail send` mails "the corrected reports". It mailed the last turn's only:
+    the houses never got their corrected reports of the turns before it. Turns no
+    message carries are mailed too, from the first turn ever mailed on; only the
+    last one's message carries the next turn's template."""
+    recorder, port = smtp_server
+    root = _played(tmp_path)
+    assert run("mail", "send", root, "--smtp", f"127.0.0.1:{port}").exit_code == 0
+    for turn in (2, 3):
+        (root / "orders" / f"turn-{turn:03d}").mkdir()
+        assert run("adjudicate", root, "--yes").exit_code == 0
+    assert run("mail", "send", root, "--smtp", f"127.0.0.1:{port}").exit_code == 0
+    assert run("rollback", root, "--to", "1").exit_code == 0
+    # Corrected orders, so that turn 2 (and so turn 3) is played otherwise.
+    (root / "orders" / "turn-002" / "france.orders").write_text(
+        "house france\nbirth F1000 attempts 3\n", encoding="utf-8")
+    assert run("adjudicate", root, "--through", "3", "--yes").exit_code == 0
+    recorder.received.clear()
+    result = run("mail", "send", root, "--smtp", f"127.0.0.1:{port}")
+    assert result.exit_code == 0, result.output
+    to_england = [mail for to, mail in recorder.received if "alice@example.org" in to]
+    turns = sorted(str(mail["Subject"]).split("turn ")[1].split()[0].strip(",:")
+                   for mail in to_england)
+    assert turns == ["2", "3"]
+    attached = {str(mail["Subject"]).split("turn ")[1].split()[0].strip(",:"):
+                [a.get_filename() for a in mail.iter_attachments()] for mail in to_england}
+    assert attached == {"2": [], "3": ["england.orders"]}
+    recorder.received.clear()
+    assert run("mail", "send", root, "--smtp", f"127.0.0.1:{port}").exit_code == 0
+    assert recorder.received == []

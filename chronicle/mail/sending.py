@@ -1,5 +1,8 @@
 """``chronicle mail send``: the last turn's reports and next templates, then the outbox.
 
+Reports of earlier turns go too when no message carries them yet, from the
+first turn ever mailed on: turns played at once, or again after a rollback.
+
 Each house's report and its order template for the next turn are queued as
 one message to the house's own addresses (``contacts.toml``), named after the
 turn, the reports' identity and the house: a message waiting or sent already
@@ -11,21 +14,37 @@ moved to ``outbox/sent/`` as soon as the server has taken it.
 
 from __future__ import annotations
 
+import re
 import smtplib
 import ssl
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import getaddresses
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chronicle import runner
 from chronicle.campaign import Campaign, CampaignError, read_inside
 from chronicle.lock import campaign_lock
 from chronicle.mail.contacts import Contacts, Smtp, load_contacts, normal_address
-from chronicle.mail.outbox import is_queued, mark_sent, new_message, pending, queue, read_queued
+from chronicle.mail.outbox import (
+    is_queued,
+    mark_sent,
+    new_message,
+    outbox_dir,
+    pending,
+    queue,
+    read_queued,
+    sent_dir,
+)
 from chronicle.reports import report_subject, template_for
 from chronicle.words import Say, as_written
 
+if TYPE_CHECKING:
+    from chronicle.store import Store
+
 TIMEOUT = 60
+_REPORT = re.compile(r"report-turn-(\d{3})-([0-9a-f]{12})-.+\.eml")
 
 
 @dataclass(frozen=True)
@@ -39,21 +58,23 @@ class Planned:
 
 def plan_reports(campaign: Campaign, contacts: Contacts,
                  say: Say = as_written) -> tuple[list[Planned], list[str]]:
-    """The last turn's report messages not yet queued or sent, and the houses skipped."""
+    """The report messages not yet queued or sent, and the houses skipped: the last
+    turn's, with the next turn's template, and those of earlier turns that no
+    message carries since mail began (``unmailed_turns``)."""
     if not campaign.store_path.exists():
         return [], []
     ruleset = runner.ruleset_of(campaign)
     store = runner.open_store(campaign, ruleset)
     try:
-        turn = store.last_turn()
-        if turn == 0:
+        last = store.last_turn()
+        if last == 0:
             return [], []
         state = store.state_to_play()
-        identity = runner.reports_identity(store, turn)
+        identities = {turn: runner.reports_identity(store, turn)
+                      for turn in (*unmailed_turns(campaign.root, store, last), last)}
     finally:
         store.close()
     sender = contacts.smtp.sender if contacts.smtp else None
-    folder = campaign.reports_dir(turn)
     planned, skipped = [], []
     for house in sorted(state.houses):
         emails = list(contacts.house(house).emails)
@@ -61,23 +82,43 @@ def plan_reports(campaign: Campaign, contacts: Contacts,
             skipped.append(say("%(house)s: no address in contacts.toml; its report is not "
                                "mailed", house=house))
             continue
-        name = f"report-turn-{turn:03d}-{identity[:12]}-{house}.eml"
-        if is_queued(campaign.root, name):
-            continue
-        shown = f"reports/turn-{turn:03d}/{house}.md"
-        report = read_inside(campaign.root, folder / f"{house}.md", shown)
-        if report is None:
-            raise CampaignError("%(report)s: missing; run 'chronicle reports' first",
-                                report=shown)
-        message = new_message(sender=sender, to=emails,
-                              subject=report_subject(campaign, turn, state.year_of(turn)),
-                              body=report)
-        house_row = state.houses[house]
-        if runner.over_reason(state) is None and not house_row.eliminated:
-            message.add_attachment(template_for(campaign, ruleset, state, house),
-                                   subtype="plain", filename=f"{house}.orders")
-        planned.append(Planned(name, house, message))
+        for turn, identity in identities.items():
+            name = f"report-turn-{turn:03d}-{identity[:12]}-{house}.eml"
+            if is_queued(campaign.root, name):
+                continue
+            shown = f"reports/turn-{turn:03d}/{house}.md"
+            report = read_inside(campaign.root, campaign.reports_dir(turn) / f"{house}.md",
+                                 shown)
+            if report is None:
+                raise CampaignError("%(report)s: missing; run 'chronicle reports' first",
+                                    report=shown)
+            message = new_message(sender=sender, to=emails,
+                                  subject=report_subject(campaign, turn, state.year_of(turn)),
+                                  body=report)
+            house_row = state.houses[house]
+            if (turn == last and runner.over_reason(state) is None
+                    and not house_row.eliminated):
+                message.add_attachment(template_for(campaign, ruleset, state, house),
+                                       subtype="plain", filename=f"{house}.orders")
+            planned.append(Planned(name, house, message))
     return planned, skipped
+
+
+def unmailed_turns(root: Path, store: Store, last: int) -> list[int]:
+    """Turns before ``last`` whose reports, as adjudicated now, no message carries,
+    from the first turn ever mailed on: turns played at once (``adjudicate
+    --through``), or again after a rollback, whose corrected reports the houses
+    must get. Before the first mailed turn, the arbiter did not use mail."""
+    mailed: set[tuple[int, str]] = set()
+    for folder in (outbox_dir(root), sent_dir(root)):
+        if folder.is_dir():
+            mailed |= {(int(found[1]), found[2]) for found in
+                       (_REPORT.fullmatch(path.name) for path in folder.iterdir()) if found}
+    if not mailed:
+        return []
+    first = min(turn for turn, _identity in mailed)
+    return [turn for turn in range(first, last)
+            if (turn, runner.reports_identity(store, turn)[:12]) not in mailed]
 
 
 def recipients(message: EmailMessage) -> list[str]:
