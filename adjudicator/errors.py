@@ -33,4 +33,13 @@ class AdjudicationError(ChronicleRulesError):
 
 
 class SetupError(ChronicleRulesError):
-    """A campaign's starting data (houses, people, units) is inconsistent."""
+    """A campaign's starting data (houses, people, units) is inconsistent.
+
+    ``at`` names the entry at fault, when one is: its table (``"person"``) and
+    its place among that table's entries, from 0, so that a campaign file can
+    be shown the line.
+    """
+
+    def __init__(self, message: str, at: tuple[str, int] | None = None) -> None:
+        super().__init__(message)
+        self.at = at

@@ -72,6 +72,8 @@ class Campaign:
     spec: dict[str, Any]
     seed: str
     rules: dict[str, Any] = field(default_factory=dict)
+    #: campaign.toml as written, to name the line of what its engine refuses.
+    text: str = ""
 
     @property
     def slug(self) -> str:
@@ -118,6 +120,14 @@ class Campaign:
 
     def commentary(self, turn: int) -> Path:
         return self.root / "commentary" / f"turn-{turn:03d}.md"
+
+
+def entry_line(text: str, table: str, index: int) -> int | None:
+    """The line of the ``[[table]]`` header that opens entry ``index`` (from 0), if the
+    file writes its entries so."""
+    headers = [number for number, line in enumerate(text.splitlines(), 1)
+               if line.split("#", 1)[0].strip() == f"[[{table}]]"]
+    return headers[index] if 0 <= index < len(headers) else None
 
 
 def player_names(spec: Mapping[str, Any]) -> dict[str, str]:
@@ -371,7 +381,7 @@ def load_campaign(root: Path, *, seed: str | None = None) -> Campaign:
         check_schedule(spec, text)
     except ShapeError as err:
         raise _refused(err) from None
-    campaign = Campaign(root=root, spec=spec, seed=seed)
+    campaign = Campaign(root=root, spec=spec, seed=seed, text=text)
     try:
         check_entries(spec, text, campaign.descriptor.engine_type().spec_fields)
     except ShapeError as err:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from adjudicator.dice import Roll, SeededDice
-from adjudicator.errors import ChronicleRulesError
+from adjudicator.errors import ChronicleRulesError, SetupError
 from adjudicator.orders import Rejection
 from adjudicator.rulesets.base import Ruleset
 from adjudicator.state import GameState
@@ -27,6 +27,7 @@ from chronicle.campaign import (
     Campaign,
     CampaignError,
     check_folder_inside,
+    entry_line,
     seed_commitment,
     write_inside,
 )
@@ -66,6 +67,9 @@ def initial_setup(campaign: Campaign, ruleset: Ruleset) -> tuple[GameState, list
     dice = SeededDice(campaign.seed, 0, "setup")
     try:
         return ruleset.setup(campaign.spec, dice), list(dice.log)
+    except SetupError as err:
+        line = entry_line(campaign.text, *err.at) if err.at else None
+        raise CampaignError(f"campaign.toml{f':{line}' if line else ''}: {err}") from None
     except ChronicleRulesError as err:
         raise CampaignError(f"campaign.toml: {err}") from None
 

@@ -90,6 +90,10 @@ def check_years(spec: Mapping[str, Any], text: str) -> None:
         if isinstance(value, int) and not isinstance(value, bool) and value not in YEARS:
             raise ShapeError(f"{key} must be a year from {YEARS.start} to {YEARS.stop - 1}, "
                              f"not {value}", locate(text, key))
+    start, end = spec.get("start_year"), spec.get("end_year")
+    if isinstance(start, int) and isinstance(end, int) and end < start:
+        raise ShapeError(f"end_year must not come before start_year ({start}), not {end}",
+                         locate(text, "end_year"))
 
 
 def check_overrides(defaults: Mapping[str, Any], overrides: Mapping[str, Any], text: str,

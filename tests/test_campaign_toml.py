@@ -255,3 +255,48 @@ def test_fuzzed_rules_numbers_are_refused_in_one_line_or_played(ruleset: str,
             (root / "orders" / f"turn-{turn:03d}").mkdir()
             played = run("adjudicate", root, "--yes")
             assert played.exit_code in (0, 1), played.output
+
+
+ENTRY_FINDINGS = [
+    # (ruleset, table, entry, key, value, what the error says after the entry's name):
+    # each was taken, or refused without its line.
+    ("dynasty", "person", 1, "born", 1310,
+     "born 1310, after the campaign starts (1300): it declares who lives then"),
+    ("dynasty", "house", 0, "color", "red; background:url(javascript:x)",
+     "color must be #rrggbb (six hex digits), not 'red; background:url(javascript:x)'"),
+    ("blood-royale", "house", 0, "treasury", -5, "treasury must be at least 0, not -5"),
+    ("dynasty", "house", 0, "law", "salic",
+     "law must be 'male-preference' or 'absolute', not 'salic'"),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "table", "index", "key", "value", "says"),
+                         ENTRY_FINDINGS, ids=[f"{f[3]}={f[4]!r}"[:30] for f in ENTRY_FINDINGS])
+def test_a_wrong_entry_is_refused_at_its_line(tmp_path: Path, ruleset: str, table: str,
+                                              index: int, key: str, value: Any,
+                                              says: str) -> None:
+    """Standard 3: `file:line: what and why`. An entry the rules refuse is named, at
+    the line of its `[[table]]` header."""
+    root = tmp_path / "camp"
+    spec = _campaign(root, ruleset)
+    spec[table][index][key] = value
+    text = _write(root, spec)
+    header = [n for n, line in enumerate(text.splitlines(), 1) if line == f"[[{table}]]"]
+    ident = spec[table][index]["id"]
+    for command in ("check", "adjudicate"):
+        result = run(command, root)
+        assert result.exit_code == 1
+        assert result.output == (f"error: campaign.toml:{header[index]}: [[{table}]] number "
+                                 f"{index + 1} (id {ident!r}): {says}\n")
+    assert not (root / "chronicle.sqlite").exists()
+
+
+def test_an_end_before_the_start_is_refused_at_its_line(tmp_path: Path) -> None:
+    root = tmp_path / "camp"
+    spec = _campaign(root, "blood-royale")
+    spec["end_year"] = 1200
+    text = _write(root, spec)
+    result = run("check", root)
+    assert result.exit_code == 1
+    assert result.output == (f"error: campaign.toml:{_line_of(text, 'end_year = ')}: "
+                             "end_year must not come before start_year (1300), not 1200\n")
