@@ -168,3 +168,23 @@ def test_the_reference_site_has_a_maps_index_in_its_navigation_and_framed_maps()
     drawn = ET.parse(site / "maps" / "turn-003.svg").getroot()
     assert drawn.findall(f".//{SVG}g[@class='move']")
     assert drawn.findall(f".//{SVG}g[@class='battle']")
+
+
+def test_two_rounds_marching_the_same_leg_show_both_numbers() -> None:
+    """Two rounds' marches along the same leg put their numbers on the same spot, so
+    that only one could be read (a reviewer found "1" hidden under "2" on a played
+    campaign's map): a second round's number moves along the leg, clear of it."""
+    from chronicle.publish.mapsvg import MapMove
+
+    svg = draw(moves=[MapMove("england", 1, ("middlesex", "kent")),
+                      MapMove("france", 2, ("middlesex", "kent")),
+                      MapMove("france", 2, ("kent", "middlesex"))])
+    root = ET.fromstring(svg)
+    circles = [(float(c.get("cx", 0)), float(c.get("cy", 0)), m.findtext(f"{SVG}text"))
+               for m in root.findall(f".//{SVG}g[@class='move']")
+               for c in m.findall(f"{SVG}circle")]
+    assert [number for _x, _y, number in circles] == ["1", "2", "2"]
+    for x, y, number in circles:
+        for ox, oy, other in circles:
+            if other != number:  # the circles (r 7) do not overlap
+                assert (x - ox) ** 2 + (y - oy) ** 2 >= 14 ** 2

@@ -105,6 +105,8 @@ class MapChange:
     title: str = ""
 
 
+#: The least distance between the centres of two rounds' numbers (their circles' r is 7).
+MARKER_GAP = 16.0
 #: How each round's arrows are dashed (round 1 solid), so rounds read apart in grey too.
 ROUND_DASHES = ("", "7,4", "2,3", "10,3,2,3")
 
@@ -237,10 +239,11 @@ def map_svg(
         out.extend(_change(change, at(board[change.province]), board[change.province], houses))
     out.append("</g>")
     out.append('<g class="moves">')
+    markers: list[tuple[float, float, int]] = []
     for move in sorted(moves, key=lambda m: (m.round, m.house, m.path)):
         end = board[move.path[-1]]
         out.extend(_move(move, [at(board[p]) for p in move.path], houses,
-                         (_box_width(clean_text(end.name)) / 2 + 3, 19.0)))
+                         (_box_width(clean_text(end.name)) / 2 + 3, 19.0), markers))
     out.append("</g>")
     out.append('<g class="units">')
     by_province: dict[str, list[UnitLike]] = {}
@@ -375,8 +378,25 @@ def _dash(round_: int) -> str:
     return ROUND_DASHES[(round_ - 1) % len(ROUND_DASHES)]
 
 
+def _marker_at(x1: float, y1: float, x2: float, y2: float, round_: int,
+               markers: list[tuple[float, float, int]]) -> tuple[float, float]:
+    """Where on the last leg of a march its round's number goes: its middle, unless
+    another round's number is there already (two rounds marched the same leg), then
+    the first place along the leg clear of every other round's number."""
+    places = [(x1 + (x2 - x1) * t, y1 + (y2 - y1) * t) for t in (0.5, 0.3, 0.7, 0.15, 0.85)]
+    for x, y in places:
+        if all((x - mx) ** 2 + (y - my) ** 2 >= MARKER_GAP ** 2
+               for mx, my, other in markers if other != round_):
+            break
+    else:
+        x, y = places[0]
+    markers.append((x, y, round_))
+    return x, y
+
+
 def _move(move: MapMove, points: list[tuple[float, float]],
-          houses: Mapping[str, HouseLike], end: tuple[float, float]) -> list[str]:
+          houses: Mapping[str, HouseLike], end: tuple[float, float],
+          markers: list[tuple[float, float, int]]) -> list[str]:
     """An arrow along the march, in the house's colour, dashed by round, head at the end."""
     house = houses.get(move.house)
     colour = (safe_colour(house.color) if house is not None else None) or NEUTRAL_BORDER
@@ -394,7 +414,7 @@ def _move(move: MapMove, points: list[tuple[float, float]],
     tip_x, tip_y = x2 - ux * reach, y2 - uy * reach
     base_x, base_y = tip_x - ux * 11, tip_y - uy * 11
     head = [(tip_x, tip_y), (base_x - uy * 6, base_y + ux * 6), (base_x + uy * 6, base_y - ux * 6)]
-    mid_x, mid_y = (x1 + x2) / 2, (y1 + y2) / 2
+    mid_x, mid_y = _marker_at(x1, y1, x2, y2, move.round, markers)
     parts = ['<g class="move">']
     if move.title:
         parts.append(_tag("title", {}, clean_text(move.title)))
