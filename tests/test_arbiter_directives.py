@@ -261,9 +261,11 @@ def test_rulings_are_told_in_the_campaigns_language(tmp_path: Path) -> None:
     report = (root / "reports" / "turn-001" / "england.md").read_text(encoding="utf-8")
     for sentence in ("Par décision de l'arbitre, Edmund (E1100) et Isabelle (F1a00) sont "
                      "mariés.",
-                     "Par décision de l'arbitre, Edward abdique le trône de House Plantagenet.",
+                     # The example house, as a French campaign names it.
+                     "Par décision de l'arbitre, Edward abdique le trône de la Maison "
+                     "Plantagenêt.",
                      "Par décision de l'arbitre, Joan renonce au numéro E1a00 dans "
-                     "House Plantagenet."):
+                     "la Maison Plantagenêt."):
         assert sentence in report, report
 
 
