@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -506,3 +507,47 @@ def test_the_dynasty_ruleset_s_french_site_names_its_example_houses_in_french(
         encoding="utf-8")
     assert "Les Capétiens" in houses and "La Maison Capet" not in houses
     assert "La Maison de Castille" in houses
+
+
+# -- person pages: a woman's words, claims and marriages in French -------------------
+
+
+@pytest.mark.parametrize("language, sex, said", [
+    ("fr", "F", "Née en 1295, morte en 1310."), ("fr", "M", "Né en 1295, mort en 1310."),
+    ("en", "F", "Born 1295, died 1310."), ("en", "M", "Born 1295, died 1310.")])
+def test_a_sentence_about_a_woman_takes_her_words(language: str, sex: str, said: str) -> None:
+    env = environment(theme_chain(None, "default"), language)
+    assert str(env.globals["said_of"](sex, "Born %(born)s, died %(died)s.", born=1295,
+                                      died=1310)) == said
+
+
+def _person_pages(site: Path) -> dict[str, str]:
+    return {p.parent.name: p.read_text(encoding="utf-8")
+            for p in sorted((site / "people").glob("*/index.html"))}
+
+
+def _section(page: str, pattern: str) -> str:
+    found = re.search(pattern, page, re.DOTALL)
+    return html.unescape(re.sub(r"<[^>]+>", "", found.group(0))) if found else ""
+
+
+def test_a_french_person_page_says_nee_and_morte_of_a_woman(
+        french_sites: dict[str, Path]) -> None:
+    """« Né en 1295, mort en 1310 » was on every woman's page (Sexe : femme)."""
+    seen = {"F": 0, "M": 0}
+    for slug, page in _person_pages(french_sites["blood-royale"]).items():
+        sex = "F" if "<dt>Sexe</dt><dd>femme</dd>" in page else "M"
+        lede = _section(page, r'<p class="lede">.*?</p>')
+        born = re.search(r"\b(Née?) en \d+(?:, (morte?) en \d+)?\.", lede)
+        assert born is not None, (slug, lede)
+        words = ("Née", "morte") if sex == "F" else ("Né", "mort")
+        assert born.group(1) == words[0] and born.group(2) in (None, words[1]), (slug, lede)
+        seen[sex] += 1
+    assert seen["F"] > 3 and seen["M"] > 3
+
+
+def test_a_womans_cause_of_death_is_feminine_in_french() -> None:
+    """A woman's page said « Décès : 1310 (exécuté) »."""
+    n = _french()
+    assert (n.cause("executed", "", True), n.cause("executed", "")) == ("exécutée", "exécuté")
+    assert n.cause("natural", "", True) == "de mort naturelle"

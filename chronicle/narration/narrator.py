@@ -275,6 +275,17 @@ def _clean(value: Any) -> Any:
     return value.replace(ROOT, "")
 
 
+#: The causes of death the events record, in the catalogue's words.
+CAUSES = {
+    "natural": "natural causes",
+    "childbirth": "in childbirth",
+    "epidemic": "the epidemic",
+    "executed": "executed",
+    "battle": "killed in battle",
+    "plague": "the plague",
+}
+
+
 class Narrator:
     """Tells events for one campaign and one language.
 
@@ -297,14 +308,7 @@ class Narrator:
         self._finish = finishing(language, {
             self.glossary.provinces.get(pid, pid): article
             for pid, article in self.glossary.articles.items()})
-        self.causes: dict[str, str] = {
-            "natural": gettext("natural causes"),
-            "childbirth": gettext("in childbirth"),
-            "epidemic": gettext("the epidemic"),
-            "executed": gettext("executed"),
-            "battle": gettext("killed in battle"),
-            "plague": gettext("the plague"),
-        }
+        self.causes = {cause: gettext(words) for cause, words in CAUSES.items()}
         self._people_links: dict[str, str] = {}
         self._house_links: dict[str, str] = {}
         self._told: dict[tuple[int, int, str], str | None] = {}
@@ -378,11 +382,20 @@ class Narrator:
         article = self.glossary.articles.get(str(province))
         return name if article is None else in_sentence(article, name)
 
-    def cause(self, cause: Any, detail: str) -> str:
-        """A cause of death in words; an arbiter's own words are shown as written."""
+    def cause(self, cause: Any, detail: str, female: bool = False) -> str:
+        """A cause of death in words; an arbiter's own words are shown as written.
+
+        ``female``: said of a woman, the catalogue's word in the context
+        "female" where it has one (French "exécutée"), as ``i18n.feminine``.
+        """
         if cause == "arbiter":
             return self._("by the arbiter's ruling")
-        return self.causes.get(str(cause), str(cause))
+        said = self.causes.get(str(cause), str(cause))
+        if female and str(cause) in self.causes:
+            english = CAUSES[str(cause)]
+            hers = self.p_("female", english)
+            return hers if hers != english else said
+        return said
 
     def good(self, good: Any) -> str:
         """A good by its id, in the site's language: the goods are the content pack's

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
@@ -23,7 +24,7 @@ from chronicle.localnames import LANGUAGES
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "chronicle"
-__all__ = ["LANGUAGES", "catalog_path", "translations"]
+__all__ = ["LANGUAGES", "catalog_path", "feminine", "translations"]
 
 
 def catalog_path(language: str) -> Path:
@@ -50,3 +51,16 @@ def _compiled(path: Path, language: str, _mtime: int, _size: int) -> Translation
     write_mo(buffer, catalog, use_fuzzy=False)
     buffer.seek(0)
     return Translations(fp=buffer, domain=DOMAIN)
+
+
+def feminine(_: Callable[[str], str], message: str) -> str:
+    """``message`` said of a woman: its catalogue entry in the context "female",
+    where a language has one ("cousine", "Née en 1300"); else as for anyone
+    (English "cousin").
+
+    A catalogue keeps a word's entry in a context under "context\x04word" (as
+    ``pgettext`` looks it up), so plain ``gettext`` finds it there too.
+    """
+    key = f"female\x04{message}"
+    said = _(key)
+    return message if said == key else said

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from chronicle.publish.data import HouseView, MarriageView, PersonView
+from chronicle.publish.i18n import feminine
 
 Gettext = Callable[[str], str]
 
@@ -327,18 +328,6 @@ def kinship_words(_: Gettext, up_who: int, up_to: int, male: bool, half: bool = 
     if removed == 2:
         return _("%(cousin)s twice removed") % {"cousin": cousin}
     return _("%(cousin)s %(n)s times removed") % {"cousin": cousin, "n": removed}
-
-
-def feminine(_: Gettext, message: str) -> str:
-    """``message`` said of a woman: its catalogue entry in the context "female",
-    where a language has one ("cousine"); else as for anyone (English "cousin").
-
-    A catalogue keeps a word's entry in a context under "context\x04word" (as
-    ``pgettext`` looks it up), so plain ``gettext`` finds it there too.
-    """
-    key = f"female\x04{message}"
-    said = _(key)
-    return message if said == key else said
 
 
 #: Kinship words as a table for the relationship finder's script (themes/default/

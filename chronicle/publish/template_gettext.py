@@ -11,6 +11,8 @@ from collections.abc import Callable
 from babel.support import NullTranslations
 from markupsafe import Markup
 
+from chronicle.publish.i18n import feminine
+
 
 def markup_gettext(trans: NullTranslations,
                    finish: Callable[[str], str] | None = None) -> Callable[..., Markup]:
@@ -34,3 +36,28 @@ def markup_gettext(trans: NullTranslations,
         return Markup(finish(str(template % variables)))
 
     return gettext
+
+
+def markup_said_of(trans: NullTranslations,
+                   finish: Callable[[str], str] | None = None) -> Callable[..., Markup]:
+    """The templates' ``said_of(sex, text, **values)``: ``_`` for a sentence about
+    one person, which some languages word by their sex (French "Née en 1300").
+
+    A woman's takes the catalogue's entry in the context "female" where there
+    is one (``i18n.feminine``), so English and every sentence a language says
+    alike of both need no second entry.
+    """
+    plain = markup_gettext(trans, finish)
+    formats: dict[str, Markup] = {}
+
+    def said_of(__sex: str, __string: str, **variables: object) -> Markup:
+        if __sex != "F":
+            return plain(__string, **variables)
+        template = formats.get(__string)
+        if template is None:
+            template = formats[__string] = Markup(feminine(trans.gettext, __string))
+        if finish is None or not variables:
+            return template % variables
+        return Markup(finish(str(template % variables)))
+
+    return said_of

@@ -16,7 +16,7 @@ import jinja2.sandbox
 from chronicle.narration.grammar import FINISHING
 from chronicle.publish.errors import PublishError
 from chronicle.publish.i18n import translations
-from chronicle.publish.template_gettext import markup_gettext
+from chronicle.publish.template_gettext import markup_gettext, markup_said_of
 
 
 class LayerLoader(jinja2.FileSystemLoader):
@@ -58,6 +58,7 @@ def environment(chain: list[Path], language: str) -> jinja2.Environment:
         trans = translations(language)
         env.install_gettext_translations(trans, newstyle=True)  # type: ignore[attr-defined]
         env.globals["_"] = markup_gettext(trans, FINISHING.get(language))
+        env.globals["said_of"] = markup_said_of(trans, FINISHING.get(language))
         env.globals["language"] = language
         _ENVIRONMENTS[key] = env
     return env
