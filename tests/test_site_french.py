@@ -26,6 +26,7 @@ from chronicle.publish.themes import environment
 from chronicle.scaffold import scaffold
 
 GOODS = ("cloth", "food", "gold", "metal", "wine")
+VOWELS = "AEIOUYÀÂÉÈÊËÎÏÔÛaeiouyàâéèêëîïôû"
 
 
 @dataclass(frozen=True)
@@ -512,6 +513,28 @@ def test_the_dynasty_ruleset_s_french_site_names_its_example_houses_in_french(
 # -- person pages: a woman's words, claims and marriages in French -------------------
 
 
+@pytest.mark.parametrize("language, ref, said", [
+    ("fr", "E11b0", "la deuxième fille du premier fils d’Edward, E1000"),
+    ("fr", "E1a00", "la première fille d’Edward, E1000"),
+    ("fr", "E1120", "le deuxième fils du premier fils d’Edward, E1000"),
+    ("en", "E11b0", "the second daughter of the first son of Edward, E1000")])
+def test_a_number_in_words_contracts_and_elides(language: str, ref: str, said: str) -> None:
+    """« de le premier fils de Edward » was what the French claims said: the steps
+    are filled one into another, each "of" before the next's article."""
+    from chronicle.narration.grammar import FINISHING
+    from chronicle.publish.kin import explain_ref
+
+    _ = translations(language).gettext
+    assert explain_ref(_, ref, False, "Edward", FINISHING.get(language)) == said
+
+
+def test_a_number_from_the_founder_contracts_too() -> None:
+    from chronicle.publish.kin import explain_ref
+
+    assert explain_ref(translations("fr").gettext, "E1a00", False, None, finish_french) == \
+        "la première fille du fondateur, E1000"
+
+
 @pytest.mark.parametrize("language, sex, said", [
     ("fr", "F", "Née en 1295, morte en 1310."), ("fr", "M", "Né en 1295, mort en 1310."),
     ("en", "F", "Born 1295, died 1310."), ("en", "M", "Born 1295, died 1310.")])
@@ -551,3 +574,23 @@ def test_a_womans_cause_of_death_is_feminine_in_french() -> None:
     n = _french()
     assert (n.cause("executed", "", True), n.cause("executed", "")) == ("exécutée", "exécuté")
     assert n.cause("natural", "", True) == "de mort naturelle"
+
+
+def test_french_claims_and_marriages_contract_elide_and_space_their_marks(
+        french_sites: dict[str, Path]) -> None:
+    """« la deuxième fille de le premier fils de Edward », « (mariés en 1300; fin en
+    1300 par la mort de Edward (E1000), Margaret) » and « dans la Maison
+    Plantagenêt: » were on the French person pages."""
+    pages = _person_pages(french_sites["blood-royale"])
+    bad = re.compile(rf"\b[Dd]e (le|les|[{VOWELS}])|\S[;:]")
+    for slug, page in pages.items():
+        claims = _section(page, r'<ul class="claims">.*?</ul>')
+        families = _section(page, r'<ul class="families">.*?</ul>')
+        for text in (claims, families):
+            assert not bad.search(text), (slug, text)
+        if claims:
+            assert re.match(r"\w+ dans la Maison [^:]*\w : ", claims), claims
+    assert "E11a0 dans la Maison Plantagenêt : la première fille du premier fils d’Edward, " \
+        "E1000." in _section(pages["e11a0-maud"], r'<ul class="claims">.*?</ul>')
+    assert "(mariés en 1300 ; fin en 1300 par la mort d’Edward (E1000) et de Margaret) : " \
+        in _section(pages["e1000-england-edward"], r'<ul class="families">.*?</ul>')

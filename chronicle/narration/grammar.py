@@ -59,6 +59,19 @@ def contract_french(text: str) -> str:
     return _INSIDE.sub(lambda m: f" {m.group(1)}{m.group(2).lower()}", joined)
 
 
+_OWN_ARTICLE = re.compile(r"(?:les |le |la |l’)(?=\w)")
+
+
+def as_name(phrase: str) -> str:
+    """A phrase that begins with its article ("le premier fils d’Edward"), put in a
+    blank as a name that carries its own is ("Le Nord"): the finishing then
+    joins the article to the word before it ("du premier fils") and lowers it
+    again. Anything else is left as it is."""
+    if _OWN_ARTICLE.match(phrase):
+        return phrase[:1].upper() + phrase[1:]
+    return phrase
+
+
 def finish_french(text: str) -> str:
     """A filled-in French text, with its contractions and elisions made."""
     return elide_french(contract_french(text))

@@ -15,10 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from chronicle.narration.grammar import as_name
 from chronicle.publish.data import HouseView, MarriageView, PersonView
 from chronicle.publish.i18n import feminine
 
 Gettext = Callable[[str], str]
+#: A language's finishing of a filled-in text (``chronicle.narration.grammar``).
+Finish = Callable[[str], str]
 
 #: How many generations up the relationship search looks (kinship further off is not named).
 SEARCH_DEPTH = 12
@@ -80,8 +83,10 @@ def ordinal(_: Gettext, n: int) -> str:
     return _(ORDINALS[n - 1]) if 0 < n <= len(ORDINALS) else _("%(n)sth") % {"n": n}
 
 
-def explain_ref(_: Gettext, ref: str, absolute: bool, founder: str | None) -> str:
-    """``ref`` in words: "the second son of the first daughter of Edward, E1000"."""
+def explain_ref(_: Gettext, ref: str, absolute: bool, founder: str | None,
+                finish: Finish | None = None) -> str:
+    """``ref`` in words: "the second son of the first daughter of Edward, E1000"
+    (``finish``: the language's contractions and elisions, "du premier fils d’Edward")."""
     digits = ref_digits(ref)
     base = ref[:1] + "1000"
     head = founder + ", " + base if founder else _("the founder, %(ref)s") % {"ref": base}
@@ -90,24 +95,32 @@ def explain_ref(_: Gettext, ref: str, absolute: bool, founder: str | None) -> st
     text = head
     for char in digits[1:]:
         place, kind = birth_place(char, absolute)
-        text = step_words(_, place, kind, text)
+        text = step_words(_, place, kind, text, finish)
     return text
 
 
-def step_words(_: Gettext, place: int, kind: str, rest: str) -> str:
+def step_words(_: Gettext, place: int, kind: str, rest: str,
+               finish: Finish | None = None) -> str:
     """One step of a number in words: "the second son of <rest>".
 
     The first of each kind has its own words (French: "la première fille").
+    ``rest`` goes in as a name with its own article, so that ``finish`` joins
+    that article to the "of" before it as it does a name's ("du premier fils",
+    not "de le premier fils"), and elides before a name ("d’Edward").
     """
     if place == 1:
-        first = {"son": _("the first son of %(rest)s"),
+        words = {"son": _("the first son of %(rest)s"),
                  "daughter": _("the first daughter of %(rest)s"),
                  "child": _("the first child of %(rest)s")}[kind]
-        return first % {"rest": rest}
-    words = {"son": _("the %(nth)s son of %(rest)s"),
-             "daughter": _("the %(nth)s daughter of %(rest)s"),
-             "child": _("the %(nth)s child of %(rest)s")}[kind]
-    return words % {"nth": ordinal(_, place), "rest": rest}
+        values = {"rest": rest}
+    else:
+        words = {"son": _("the %(nth)s son of %(rest)s"),
+                 "daughter": _("the %(nth)s daughter of %(rest)s"),
+                 "child": _("the %(nth)s child of %(rest)s")}[kind]
+        values = {"nth": ordinal(_, place), "rest": rest}
+    if finish is None:
+        return words % values
+    return finish(words % {**values, "rest": as_name(rest)})
 
 
 class Kin:
@@ -198,15 +211,16 @@ class Kin:
         half = up_who == up_to == 1 and (p.father, p.mother) != (q.father, q.mother)
         return kinship_words(_, up_who, up_to, p.sex == "M", half)
 
-    def explain(self, _: Gettext, claim: Claim) -> str:
+    def explain(self, _: Gettext, claim: Claim, finish: Finish | None = None) -> str:
         """The claim's number in words (see ``explain_ref``), each prefix worded once.
 
         A number extends its parent's, and thousands of people share the
         first characters of theirs: kept per number, each costs one step.
+        A campaign is in one language, so one ``finish`` serves all its pages.
         """
-        return self._explained(_, claim.dynasty, claim.ref)
+        return self._explained(_, claim.dynasty, claim.ref, finish)
 
-    def _explained(self, _: Gettext, dynasty: str, ref: str) -> str:
+    def _explained(self, _: Gettext, dynasty: str, ref: str, finish: Finish | None) -> str:
         key = (dynasty, ref)
         text = self._words.get(key)
         if text is None:
@@ -214,13 +228,15 @@ class Kin:
             if len(digits) <= 1:
                 founder = self.holders.get((dynasty, ref[:1] + "1000"))
                 holder = self.people.get(founder) if founder is not None else None
-                text = explain_ref(_, ref, False, holder.name if holder is not None else None)
+                text = explain_ref(_, ref, False, holder.name if holder is not None else None,
+                                   finish)
             else:
                 house = self.houses.get(dynasty)
                 place, kind = birth_place(digits[-1], house is not None
                                           and house.law == "absolute")
                 parent = ref[:1] + digits[:-1].ljust(4, "0")
-                text = step_words(_, place, kind, self._explained(_, dynasty, parent))
+                text = step_words(_, place, kind, self._explained(_, dynasty, parent, finish),
+                                  finish)
             self._words[key] = text
         return text
 

@@ -82,21 +82,32 @@ def title_items(_: Gettext, kin: Kin, person: PersonView, language: str = "en") 
 
 def marriage_words(_: Gettext, narrator: Narrator, kin: Kin, m: MarriageView | None,
                    root: str) -> str:
-    """"married 1320; ended 1331 by the death of X", or why no marriage is recorded."""
+    """"married 1320; ended 1331 by the death of X", or why no marriage is recorded.
+
+    HTML: the dead are linked. Every word and mark is the catalogue's, since
+    French puts a space before the semicolon and says "de" before each of two
+    names, then the language's elisions are made ("par la mort d’Edward").
+    """
     if m is None:
-        return _("no marriage recorded")
-    text = _("married %(year)s") % {"year": m.year}
-    if m.ended is not None:
-        if m.end_cause == "death":
-            dead = [pid for pid in (m.husband, m.wife)
-                    if (p := kin.people.get(pid)) is not None and p.died == m.ended]
-            who = ", ".join(narrator.person_html(pid, root) for pid in dead)
-            ended = (_("ended %(year)s by the death of %(who)s") if who
-                     else _("ended %(year)s by a death"))
-            text += "; " + ended % {"year": m.ended, "who": who}
+        return str(escape(_("no marriage recorded")))
+    text = str(escape(_("married %(year)s"))) % {"year": m.year}
+    if m.ended is None:
+        return text
+    if m.end_cause == "death":
+        dead = [narrator.person_html(pid, root) for pid in (m.husband, m.wife)
+                if (p := kin.people.get(pid)) is not None and p.died == m.ended]
+        if len(dead) == 2:
+            ended = str(escape(_("ended %(year)s by the deaths of %(who)s and %(other)s"))) % {
+                "year": m.ended, "who": dead[0], "other": dead[1]}
+        elif dead:
+            ended = str(escape(_("ended %(year)s by the death of %(who)s"))) % {
+                "year": m.ended, "who": dead[0]}
         else:
-            text += "; " + _("ended %(year)s") % {"year": m.ended}
-    return text
+            ended = str(escape(_("ended %(year)s by a death"))) % {"year": m.ended}
+    else:
+        ended = str(escape(_("ended %(year)s"))) % {"year": m.ended}
+    return narrator.finish(str(escape(_("%(married)s; %(ended)s"))) % {
+        "married": text, "ended": ended})
 
 
 def family_html(_: Gettext, narrator: Narrator, kin: Kin, person: PersonView,
@@ -121,8 +132,10 @@ def family_html(_: Gettext, narrator: Narrator, kin: Kin, person: PersonView,
             spouse = link(f.spouse, root) if f.spouse else escape(_("an unknown parent"))
             words = marriage_words(_, narrator, kin, f.marriage, root)
             kids = ", ".join(link(c, root) for c in f.children) or escape(_("no children"))
-            groups.append(f'<li class="union"><span class="spouse">{spouse}</span>'
-                          f" <small>({words})</small>: {kids}</li>")
+            groups.append('<li class="union">' + str(escape(_(
+                "%(spouse)s %(marriage)s: %(children)s"))) % {
+                    "spouse": f'<span class="spouse">{spouse}</span>',
+                    "marriage": f"<small>({words})</small>", "children": kids} + "</li>")
         html += (f'<h3 id="marriages">{escape(_("Marriages and children"))}</h3>'
                  f'<ul class="families">{"".join(groups)}</ul>')
     else:
@@ -147,6 +160,8 @@ def claims_html(_: Gettext, narrator: Narrator, kin: Kin, person: PersonView,
                 root: str) -> Markup:
     """Each number held, in words, its path from the founder, and the place it gives."""
     words = kin.paths  # the escaped words every page repeats are kept with the paths
+    # French sets a space before the colon: the mark is the catalogue's.
+    said = _fixed(words, _("%(ref)s %(where)s: %(explained)s."))
     items = []
     for claim in kin.claims(person.id):
         key = ("in", claim.dynasty, root)
@@ -164,10 +179,10 @@ def claims_html(_: Gettext, narrator: Narrator, kin: Kin, person: PersonView,
                 "rank": claim.rank, "before": Markup(narrator.person_html(claim.before, root))})
         else:
             place = _fixed(words, _("Not in the succession at the last turn."))
-        ref = escape(claim.ref)
+        line = said % {"ref": f'<code class="ref">{escape(claim.ref)}</code>', "where": where,
+                       "explained": escape(kin.explain(_, claim, narrator.finish))}
         items.append(
-            f'<li class="claim"><code class="ref">{ref}</code> {where}: '
-            f"{escape(kin.explain(_, claim))}."
+            f'<li class="claim">{line}'
             f'<br><span class="path">{_path_html(kin, claim.dynasty, claim.ref)}</span>'
             f"<br>{place}</li>")
     return Markup('<ul class="claims">' + "".join(items) + "</ul>") if items else Markup()
