@@ -594,3 +594,34 @@ def test_french_claims_and_marriages_contract_elide_and_space_their_marks(
         "E1000." in _section(pages["e11a0-maud"], r'<ul class="claims">.*?</ul>')
     assert "(mariés en 1300 ; fin en 1300 par la mort d’Edward (E1000) et de Margaret) : " \
         in _section(pages["e1000-england-edward"], r'<ul class="families">.*?</ul>')
+
+
+@pytest.mark.parametrize("site, heading", [("fr", "Quatre générations d"),
+                                           ("en", "Four generations of")])
+def test_the_ancestor_chart_is_shown_only_when_a_parent_is_known(
+        french_sites: dict[str, Path], tmp_path: Path, site: str, heading: str) -> None:
+    """« Quatre générations d'ascendants » was on every page, a founder's too."""
+    pages = _person_pages(french_sites["blood-royale"]) if site == "fr" else \
+        _person_pages(_english_copy(french_sites["blood-royale"], tmp_path))
+    father, mother = ("Père", "Mère") if site == "fr" else ("Father", "Mother")
+    orphans = 0
+    for slug, page in pages.items():
+        known = not (f"<dt>{father}</dt><dd>—</dd>" in page
+                     and f"<dt>{mother}</dt><dd>—</dd>" in page)
+        assert (heading in page) == known == ('id="ancestors"' in page), slug
+        orphans += not known
+    assert orphans > 3
+
+
+def _english_copy(site: Path, tmp_path: Path) -> Path:
+    """The French demo's campaign, built again in English."""
+    import shutil
+
+    folder = tmp_path / "blood-royale"
+    shutil.copytree(site.parent.parent / "blood-royale", folder)
+    toml = folder / "campaign.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('language = "fr"',
+                                                             'language = "en"'),
+                    encoding="utf-8")
+    build_site([folder], tmp_path / "site")
+    return tmp_path / "site" / folder.name

@@ -923,12 +923,13 @@ def build_people(ctx: SiteContext, write: Write) -> None:
                                      life_told(ctx, person), battles, diagram, *relatives,
                                      mentioned(ctx, person, relatives[0]))):
             continue
+        ancestors = charts.ancestors(person.id, root)
         descendants = charts.descendants(person.id, root)
         render(ctx, write, "person.html", rel, p=person, title=title,
                titles=title_items(_, kin, person, narrator.language),
                family=family_html(_, narrator, kin, person, root),
                claims=claims_html(_, narrator, kin, person, root),
-               ancestor_chart=Markup(charts.ancestors(person.id, root)),
+               ancestor_chart=Markup(ancestors) if ancestors else None,
                descendant_chart=Markup(descendants) if descendants else None,
                timeline=timeline_items(sentences(ctx, person.timeline, root, life=True), root),
                commands=[e for e in person.timeline if e.kind == "assignment"],

@@ -211,9 +211,13 @@ class PersonCharts:
             slots.extend(f.children)
         return shape, slots
 
-    def ancestors(self, pid: str, root: str) -> str:
+    def ancestors(self, pid: str, root: str) -> str | None:
+        """The chart of ``pid``'s known ancestors, or None when no parent is known
+        (a chart of one box would caption "four generations" of no one)."""
         slots = self.ancestor_slots(pid)
         shape = tuple(s is not None for s in slots)
+        if not any(shape[1:]):
+            return None
         template = self._template("ancestor", shape, lambda: ancestor_dot(shape))
         blank: Mapping[str, str] = {}
         return template.fill([self.words(s, root) if s is not None else blank for s in slots])
@@ -259,7 +263,8 @@ class PersonCharts:
             facts.append((c.ref, c.renounced, c.rank, house.law if house else ""))
         above = self.ancestor_slots(pid)
         charted = [s for s in above if s is not None]
-        self._seen.add(("ancestor", tuple(s is not None for s in above)))
+        if len(charted) > 1:
+            self._seen.add(("ancestor", tuple(s is not None for s in above)))
         ids.extend(charted)
         ids.append("/")
         shape, below = self.descendant_slots(pid)
