@@ -257,7 +257,36 @@ def test_dice_phases_and_purposes_are_french() -> None:
     assert dice_words(p_, "survival (natural)") == "survie (causes naturelles)"
     assert dice_words(p_, "battle-2") == "bataille 2"
     assert dice_words(p_, "2d6") == "2d6"
-    assert dice_words(translations("en").pgettext, "battle-2") == "battle-2"
+
+
+def _dice_subjects(site: Path) -> list[tuple[str, str]]:
+    """Each (purpose, subject) cell of a site's dice pages, as HTML."""
+    return [(m.group(1), m.group(2)) for page in sorted(site.glob("dice/*/index.html"))
+            for m in re.finditer(r"<tr><td>\d+</td><td>[^<]*</td><td>([^<]*)</td><td>(.*?)</td>",
+                                 page.read_text(encoding="utf-8"))]
+
+
+@pytest.mark.parametrize("world", ["blood-royale", "westeros"])
+def test_the_french_dice_pages_name_provinces_and_houses(french_sites: dict[str, Path],
+                                                         world: str) -> None:
+    """A roll for a province (unrest) names it in French, a roll for a house links the
+    house by its name: the engine records their ids ("east-anglia", "england")."""
+    from chronicle.rulesets import descriptor
+
+    kind = descriptor("blood-royale")
+    spec = kind.campaign_spec(None if world == "blood-royale" else world)
+    names = kind.local_names(spec, "fr")
+    houses = {h["id"] for h in spec["house"]}
+    cells = _dice_subjects(french_sites[world])
+    unrest = {subject for purpose, subject in cells if purpose == "troubles"}
+    assert unrest and unrest <= set(names.provinces.values())
+    for purpose in ("dé d’événement", "manche de bataille"):
+        for _purpose, subject in (c for c in cells if c[0] == purpose):
+            assert re.fullmatch(r'<a href="\.\./\.\./houses/[^"]+">La Maison [^<]+</a>',
+                                subject), subject
+    bare = ({re.sub(r"<[^>]+>", "", subject) for _purpose, subject in cells}
+            & (set(names.provinces) | houses))
+    assert bare == set()
 
 
 # -- content packs' French names ------------------------------------------------------

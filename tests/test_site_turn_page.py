@@ -197,3 +197,56 @@ def test_every_ledger_entry_fills_declared_columns_in_english_and_french() -> No
                 assert (entry.note is None) == adds_up
                 assert entry.note is None or isinstance(entry.note, Markup)
     assert EVENT_KINDS["taxes"] in LEDGER
+
+
+def _dice_cells() -> list[list[str]]:
+    """The cells of every row of the reference site's dice pages, as HTML."""
+    return [re.findall(r"<td[^>]*>(.*?)</td>", row)
+            for page in sorted((SITE / "dice").glob("turn-*/index.html"))
+            for row in re.findall(r"<tr><td>\d+</td>.*?</tr>", page.read_text(encoding="utf-8"))]
+
+
+def test_dice_pages_say_numbered_phases_in_words() -> None:
+    """The phases of a movement round and of its battles read "movement 1", "battle 1"
+    (as the French "mouvement 1"), not the engine's "movement-1"."""
+    phases = {cells[1] for cells in _dice_cells()}
+    assert {"movement 1", "movement 2", "battle 1", "births"} <= phases
+    assert [p for p in phases if re.search(r"-\d", p)] == []
+
+
+def test_dice_pages_name_the_provinces_and_houses_rolled_for() -> None:
+    """An unrest roll names its province ("East Anglia"), an event die links its
+    house by name; the engine records only their ids ("east-anglia", "england")."""
+    from chronicle.resources import ruleset_table
+
+    provinces = {p["id"]: p["name"] for p in ruleset_table("blood-royale", "world.toml")["province"]}
+    houses = {h["id"] for h in ruleset_table("blood-royale", "houses.toml")["house"]}
+    rows = _dice_cells()
+    unrest = {cells[3] for cells in rows if cells[2] == "unrest"}
+    assert unrest and unrest <= set(provinces.values())
+    for cells in rows:
+        if cells[2] in ("event die", "battle round", "plague province"):
+            assert re.fullmatch(r'<a href="\.\./\.\./houses/[^"]+">House [^<]+</a>', cells[3])
+    shown = {re.sub(r"<[^>]+>", "", cells[3]) for cells in rows}
+    assert shown & (set(provinces) | houses) == set()
+
+
+def test_subjects_of_rolls_are_told_apart_by_their_ids() -> None:
+    """A person by name and number, a house by name, a province by its name in the
+    site's language, and a unit, which has no other name, by its id."""
+    trans = translations("en")
+
+    class Person:
+        name, slug, label_ref = "Edward", "e1000-edward", "E1000"
+
+    class House:
+        name, slug = "House Plantagenet", "england"
+
+    n = Narrator({"england-edward": Person()}, {"england": House()}, trans.gettext,
+                 trans.ngettext, Glossary(provinces={"east-anglia": "East Anglia"}))
+    assert n.subject_html("england-edward", "../../") == (
+        '<a href="../../people/e1000-edward/index.html">Edward (E1000)</a>')
+    assert n.subject_html("england", "../") == (
+        '<a href="../houses/england/index.html">House Plantagenet</a>')
+    assert n.subject_html("east-anglia", "../../") == "East Anglia"
+    assert n.subject_html("E-3", "../../") == "E-3"

@@ -371,6 +371,20 @@ class Narrator:
         names = [self.person_html(p, root) for p in (pids or [])]
         return Markup(", ".join(names)) if names else escape(self._("nobody"))
 
+    def subject_html(self, subject: str, root: str) -> str:
+        """What a roll was thrown for, as plain HTML: a person (name and number), a
+        house or a province by its name, anything else (a unit) by its id.
+
+        The engine records only the subject's id, whatever it is; the ids of the
+        people, houses and provinces are told apart by who owns them, which asks
+        no ruleset what its rolls are about.
+        """
+        if subject in self.people:
+            return self.person_html(subject, root)
+        if subject in self.houses:
+            return self._house_link(subject).replace(ROOT, root)
+        return str(escape(_clean(self.glossary.provinces.get(subject, subject))))
+
     def house(self, hid: Any, root: str = ROOT) -> Markup:
         """A house's name, linked to its page from a page at ``root``."""
         return Markup(self._house_link(str(hid) if hid else "").replace(ROOT, root))

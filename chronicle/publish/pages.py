@@ -556,15 +556,17 @@ _NUMBERED = re.compile(r"(.+)-(\d+)")
 
 def dice_words(pgettext: Callable[[str, str], str], value: str) -> str:
     """A roll's phase, purpose or dice in the site's language (the catalogue's ``dice``
-    context): the engine records ids ("survival (natural)", "battle-2", "2d6")."""
+    context): the engine records ids ("survival (natural)", "battle-2", "2d6").
+
+    A numbered phase ("movement-1": the first movement round) is its word and its
+    number ("movement 1") in every language, English included.
+    """
     said = pgettext("dice", value)
     if said != value:
         return said
     numbered = _NUMBERED.fullmatch(value)
     if numbered is not None:
-        base = pgettext("dice", numbered.group(1))
-        if base != numbered.group(1):
-            return f"{base} {numbered.group(2)}"
+        return f"{pgettext('dice', numbered.group(1))} {numbered.group(2)}"
     return value
 
 
@@ -576,18 +578,27 @@ def dice_rows(ctx: SiteContext, turn: TurnView, root: str) -> Markup:
     phases, purposes and dice once each), they cost a fraction of a template
     loop over view objects.
     """
-    person = ctx.narrator.person_html
+    narrator = ctx.narrator
     escaped: dict[str, str] = {}
+    named: dict[str, str] = {}
 
     def text(value: str) -> str:
         html = escaped.get(value)
         if html is None:
-            html = escaped[value] = str(escape(dice_words(ctx.narrator.p_, value)))
+            html = escaped[value] = str(escape(dice_words(narrator.p_, value)))
+        return html
+
+    def subject_of(value: str | None) -> str:
+        if not value:
+            return ""
+        html = named.get(value)
+        if html is None:
+            html = named[value] = narrator.subject_html(value, root)
         return html
 
     rows = [
         f"<tr><td>{int(seq)}</td><td>{text(phase)}</td><td>{text(purpose)}</td>"
-        f"<td>{person(subject, root) if subject else ''}</td><td>{text(dice)}</td>"
+        f"<td>{subject_of(subject)}</td><td>{text(dice)}</td>"
         f"<td>{' '.join(map(str, map(int, thrown)))}</td>"
         f'<td class="num">{int(total)}</td></tr>'
         for (seq, phase, purpose, subject, dice, thrown, total) in turn.roll_values()]
@@ -814,10 +825,19 @@ def build_turns(ctx: SiteContext, write: Write) -> None:
                    commentary=sanitise_markdown(turn.commentary) if turn.commentary else None,
                    previous=previous, next=following, battles=battles, map_svg=map_svg)
         rel = f"dice/turn-{turn.number:03d}/index.html"
-        if not (elsewhere(ctx, rel) or kept(ctx, rel, page_print(
-                ctx, "dice.html", turn.number, turn.year, turn.defaulted, turn.roll_rows))):
+        if not (elsewhere(ctx, rel) or kept(ctx, rel, dice_print(ctx, turn))):
             render(ctx, write, "dice.html", rel, turn=turn,
                    rows=dice_rows(ctx, turn, _root(rel)))
+
+
+def dice_print(ctx: SiteContext, turn: TurnView) -> str:
+    """The print of a turn's dice page: its rolls, and how their subjects are named
+    (a house renamed in campaign.toml, or a person's number, shows on every page
+    of dice thrown for them)."""
+    subjects = sorted({str(row[4]) for row in turn.roll_rows if row[4]})
+    provinces = ctx.narrator.glossary.provinces
+    return page_print(ctx, "dice.html", turn.number, turn.year, turn.defaulted, turn.roll_rows,
+                      mentioned(ctx, subjects), [provinces.get(s) for s in subjects])
 
 
 def turn_print(ctx: SiteContext, rel: str, turn: TurnView, previous: TurnView | None,
