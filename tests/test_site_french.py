@@ -257,6 +257,57 @@ def test_dice_phases_and_purposes_are_french() -> None:
     assert dice_words(p_, "survival (natural)") == "survie (causes naturelles)"
     assert dice_words(p_, "battle-2") == "bataille 2"
     assert dice_words(p_, "2d6") == "2d6"
+    assert dice_words(p_, "preliminary roll") == "jet préliminaire"
+
+
+def _public_rolls(root: Path) -> set[tuple[str, str]]:
+    """Each (phase, purpose) of the public dice of whole played campaigns: the demo's
+    Blood Royale to its end (its first commanders' preliminary rolls come at turn 9,
+    its epidemic at 16) and a dynasty campaign, with the golden cases' rolls."""
+    import json
+    import sqlite3
+
+    from chronicle.rulesets import descriptor
+
+    seen: set[tuple[str, str]] = set()
+    for ruleset in ("blood-royale", "dynasty"):
+        folder = root / ruleset
+        scaffold(folder, ruleset, title="Démo", seed="chronicle-demo")
+        play_turns(folder, descriptor(ruleset).demo_turns, "chronicle-demo")
+        with sqlite3.connect(folder / "chronicle.sqlite") as db:
+            seen.update(db.execute("SELECT DISTINCT phase, purpose FROM rolls WHERE NOT secret"))
+        db.close()
+    for rolls in sorted((Path(__file__).parent / "golden").glob("*/rolls.jsonl")):
+        for line in rolls.read_text(encoding="utf-8").splitlines():
+            roll = json.loads(line)
+            if not roll["secret"]:
+                seen.add((roll["phase"], roll["purpose"]))
+    return seen
+
+
+@pytest.mark.slow
+def test_every_public_roll_of_a_played_campaign_is_named_in_french(tmp_path: Path) -> None:
+    """The dice page says each roll's phase and purpose in French: the catalogue has
+    each one's words (in the ``dice`` context; a numbered phase, "battle-2", its
+    word). Asked of the catalogue, not of what ``dice_words`` returns, as some are
+    the same in both languages ("constitution"); a purpose an engine starts to
+    throw without its French fails here."""
+    from babel.messages.pofile import read_po
+
+    from chronicle.publish.i18n import catalog_path
+    from chronicle.publish.pages import _NUMBERED
+
+    with catalog_path("fr").open("rb") as fh:
+        catalog = read_po(fh)
+    rolls = _public_rolls(tmp_path)
+    words = {purpose for _phase, purpose in rolls}
+    for phase, _purpose in rolls:
+        numbered = _NUMBERED.fullmatch(phase)
+        words.add(numbered.group(1) if numbered else phase)
+    assert {"preliminary roll", "battle", "movement", "unrest"} <= words
+    untranslated = sorted(w for w in words
+                          if not (m := catalog.get(w, context="dice")) or not m.string)
+    assert untranslated == []
 
 
 def _dice_subjects(site: Path) -> list[tuple[str, str]]:
