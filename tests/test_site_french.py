@@ -340,6 +340,20 @@ def test_the_french_dice_pages_name_provinces_and_houses(french_sites: dict[str,
     assert bare == set()
 
 
+def test_the_french_battle_pages_count_their_units(french_sites: dict[str, Path]) -> None:
+    """One unit is "unité S-2" (and "Détruite : unité S-2."), two "unités F-2, F-3"."""
+    said = [m.groups() for page in sorted(french_sites["blood-royale"].glob("battles/*/*.html"))
+            for m in re.finditer(r"(\w+) : (unités?) ([A-Z]-\d+(?:, [A-Z]-\d+)*)|"
+                                 r"\((unités?) ([A-Z]-\d+(?:, [A-Z]-\d+)*)\)",
+                                 page.read_text(encoding="utf-8"))]
+    assert any(g[0] == "Détruite" for g in said) and any(g[3] for g in said)
+    for outcome, word, units, in_sides, side_units in said:
+        count = (units or side_units).count(",") + 1
+        assert (word or in_sides) == ("unité" if count == 1 else "unités")
+        assert outcome in (None, "Détruite" if count == 1 else "Détruites",
+                           "Rendue" if count == 1 else "Rendues")
+
+
 # -- content packs' French names ------------------------------------------------------
 
 PACK = '''\

@@ -250,3 +250,12 @@ def test_subjects_of_rolls_are_told_apart_by_their_ids() -> None:
         '<a href="../houses/england/index.html">House Plantagenet</a>')
     assert n.subject_html("east-anglia", "../../") == "East Anglia"
     assert n.subject_html("E-3", "../../") == "E-3"
+
+
+def test_battle_page_says_unit_for_one_unit() -> None:
+    """A side of one unit brought "(unit S-2)", and one unit lost is "Destroyed: unit
+    S-2.": the count of units, not of armies, picks the word."""
+    page = _read(SITE / "battles" / "b-3-1" / "index.html")
+    told = " ".join(page.items)
+    assert "brought 12 armies (unit S-2)" in told and "Destroyed: unit S-2." in told
+    assert not re.search(r"\bunits [A-Z]-\d+(?!, )\b", told)
