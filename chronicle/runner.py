@@ -538,7 +538,8 @@ class Checked:
         out = [*map(self.say, problems), *(rejected_line(r, self.say) for r in rejections)]
         if self.missing():
             out.append(_("no orders yet from: %(houses)s", houses=", ".join(self.missing())))
-        accepted = sum(len(s.orders) for s in self.orders.sheets.values())
+        # A refused file (a house not in play) gives no line at all.
+        accepted = sum(len(s.orders) for s in self.orders.sheets.values() if not s.refused)
         out.append(_("turn %(turn)s: %(files)s order files, %(accepted)s lines accepted, "
                      "%(rejected)s rejected, %(problems)s file problems", turn=self.turn,
                      files=len(self.orders.sheets), accepted=accepted,

@@ -101,3 +101,37 @@ def test_a_turn_folder_that_is_a_link_is_refused_whole(tmp_path: Path) -> None:
                                           "through a link")
     assert not (campaign / "chronicle.sqlite").exists()
     assert (real / "england.orders").is_file()
+
+
+def test_an_order_for_someone_dead_says_so(tmp_path: Path) -> None:
+    """An order naming a dead person gave another reason ("is not married", "does not
+    belong to this house"): it is refused because they are dead."""
+    campaign = _new(tmp_path / "c", "the-dead")
+    (campaign / "orders" / "turn-001" / "arbiter.orders").write_text(
+        "house arbiter\nkill Margaret\n", encoding="utf-8")
+    assert run("adjudicate", campaign, "--yes").exit_code == 0
+    (campaign / "orders" / "turn-002").mkdir()
+    (campaign / "orders" / "turn-002" / "england.orders").write_text(
+        'house england\nbirth Margaret attempts 2\nmarry "Margaret" to minor-nobility\n',
+        encoding="utf-8")
+    checked = run("check", campaign)
+    assert checked.exit_code == 1
+    refused = [line for line in checked.output.splitlines() if "england.orders:" in line]
+    assert len(refused) == 2, checked.output
+    assert all("Margaret is already dead" in line for line in refused), checked.output
+
+
+def test_the_orders_of_a_house_out_of_play_count_no_line_accepted(tmp_path: Path) -> None:
+    """`check` of a file from a house no longer in play: the file is refused, and its
+    lines were still counted as accepted."""
+    campaign = _new(tmp_path / "c", "out-of-play")
+    (campaign / "orders" / "turn-001" / "arbiter.orders").write_text(
+        "house arbiter\nkill C1000\n", encoding="utf-8")
+    assert run("adjudicate", campaign, "--yes").exit_code == 0
+    (campaign / "orders" / "turn-002").mkdir()
+    (campaign / "orders" / "turn-002" / "castile.orders").write_text(
+        "house castile\nbirth C1000 attempts 2\n", encoding="utf-8")
+    checked = run("check", campaign)
+    assert checked.exit_code == 1
+    assert "castile.orders: house 'castile' is not in play" in checked.output
+    assert "1 order files, 0 lines accepted, 0 rejected, 1 file problems" in checked.output

@@ -40,6 +40,22 @@ from adjudicator.rulesets.dynasty.setup import SPEC_FIELDS, build_state
 from adjudicator.rulesets.dynasty.template import dynasty_template
 from adjudicator.state import GameState, Unit
 
+#: The fields by which an order names people (a birth's couple, a marriage's two...).
+PERSON_FIELDS = ("person", "parent", "first", "second")
+
+
+def refuse_the_dead(state: GameState, sheet: OrderSheet) -> None:
+    """An order naming someone who has died is refused for that reason, first: the
+    checks after it would give another ("not married", "not of this house")."""
+    for order in list(sheet.orders):
+        for field in PERSON_FIELDS:
+            token = getattr(order, field, None)
+            person = find(state, token) if isinstance(token, str) else None
+            if person is not None and person.died is not None:
+                sheet.orders.remove(order)
+                sheet.reject(order, msg("%(person)s is already dead", person=person.name))
+                break
+
 
 class DynastyRuleset(Ruleset):
     id = "dynasty"
@@ -93,6 +109,7 @@ class DynastyRuleset(Ruleset):
             if house == ARBITER:
                 self._validate_arbiter(state, sheet)
                 continue
+            refuse_the_dead(state, sheet)
             validate_sheet_marriages(state, sheet, year_end, dyn.marriage_min_age,
                                      dyn.minor_nobility)
             for order in list(sheet.orders):
