@@ -70,7 +70,7 @@ def verify(target: Path) -> Verdict:
             root = Path(tmp) / "campaign" / folder.name
             root.parent.mkdir()
             (folder / "campaign").rename(root)
-            verdict = verify_folder(root)
+            verdict = verify_folder(root, bundle=True)
             if not verdict.ok:
                 return verdict
             return _check_bundle_export(root, folder / "export.json", verdict)
@@ -139,20 +139,27 @@ def _check_sums(folder: Path) -> str | None:
     return None
 
 
-def verify_folder(root: Path) -> Verdict:
-    """Replay the campaign in ``root`` from its revealed seed and compare."""
-    verdict = _replayed(root)
+def verify_folder(root: Path, *, bundle: bool = False) -> Verdict:
+    """Replay the campaign in ``root`` (``bundle``: a bundle's) from its revealed seed
+    and compare."""
+    verdict = _replayed(root, bundle)
     return replace(verdict, language=_language(root))
 
 
-def _replayed(root: Path) -> Verdict:
+def _replayed(root: Path, bundle: bool) -> Verdict:
     from chronicle import runner
 
     store_path = root / STORE_FILE
     if store_path.is_symlink() or not store_path.is_file():
-        return Verdict(False, "%(store)s: not there; a bundle made before 'chronicle end' "
-                              "holds no store, and nothing can be replayed until the seed "
-                              "is revealed", values={"store": STORE_FILE})
+        if bundle:
+            return Verdict(False, "%(store)s: not there; a bundle made before 'chronicle "
+                                  "end' holds no store, and nothing can be replayed until "
+                                  "the seed is revealed", values={"store": STORE_FILE})
+        if (root / "campaign").is_dir() and (root / SUMS).is_file():
+            return Verdict(False, "this folder is an unpacked bundle: verify the bundle "
+                                  "itself (the .zip), or the campaign/ folder inside")
+        return Verdict(False, "%(store)s: not there; no turn of this campaign has been "
+                              "adjudicated", values={"store": STORE_FILE})
     try:
         stored = Store.open(store_path)
     except StoreError as err:

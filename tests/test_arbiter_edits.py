@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 
 from cli_support import run
@@ -135,3 +136,23 @@ def test_the_orders_of_a_house_out_of_play_count_no_line_accepted(tmp_path: Path
     assert checked.exit_code == 1
     assert "castile.orders: house 'castile' is not in play" in checked.output
     assert "1 order files, 0 lines accepted, 0 rejected, 1 file problems" in checked.output
+
+
+def test_verify_says_what_a_folder_without_a_store_is(tmp_path: Path) -> None:
+    """`verify` of a campaign folder with no turn played, or of an unpacked bundle,
+    said "a bundle made before 'chronicle end' holds no store"."""
+    campaign = _new(tmp_path / "c", "no-store")
+    fresh = run("verify", campaign)
+    assert fresh.exit_code == 1
+    assert "no turn of this campaign has been adjudicated" in fresh.output
+    assert run("adjudicate", campaign, "--yes").exit_code == 0
+    assert run("end", campaign).exit_code == 0
+    bundle = tmp_path / "c.zip"
+    assert run("archive", campaign, "-o", bundle).exit_code == 0
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extractall(tmp_path / "unpacked")
+    top = next((tmp_path / "unpacked").iterdir())
+    unpacked = run("verify", top)
+    assert unpacked.exit_code == 1
+    assert "an unpacked bundle: verify the bundle itself" in unpacked.output
+    assert run("verify", top / "campaign").exit_code == 0
