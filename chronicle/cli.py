@@ -7,6 +7,7 @@ message, never a traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 from functools import wraps
@@ -49,6 +50,12 @@ def refusals(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
+        except BrokenPipeError:
+            # The reader went away (``chronicle adjudicate … | head``): what was done
+            # is done, and there is nobody left to tell. Python would complain again
+            # when it flushes stdout at exit, so stdout goes nowhere from here.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
         except Exception as err:
             context = click.get_current_context(silent=True)
             say = words(str(context.meta.get(SPOKEN, "en")) if context is not None else "en")

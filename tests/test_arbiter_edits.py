@@ -10,6 +10,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -156,3 +158,18 @@ def test_verify_says_what_a_folder_without_a_store_is(tmp_path: Path) -> None:
     assert unpacked.exit_code == 1
     assert "an unpacked bundle: verify the bundle itself" in unpacked.output
     assert run("verify", top / "campaign").exit_code == 0
+
+
+def test_a_reader_that_goes_away_is_no_error(tmp_path: Path) -> None:
+    """`chronicle adjudicate … | head -1`: the reader closes the pipe, and the command
+    said "error: Broken pipe" and exited 1 though the turn was stored. The turn is
+    stored, and nothing is said (a real pipe, closed before anything is read)."""
+    campaign = _new(tmp_path / "c", "pipe")
+    child = subprocess.Popen([sys.executable, "-m", "chronicle.cli", "adjudicate",
+                              str(campaign), "--yes"], cwd=tmp_path,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()
+    said = child.stderr.read().decode()
+    assert child.wait() == 0 and said == ""
+    assert json.loads(run("status", campaign, "--json").output)["turn"] == 2
