@@ -14,6 +14,7 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from cli_support import run
 
@@ -106,18 +107,24 @@ def test_a_turn_folder_that_is_a_link_is_refused_whole(tmp_path: Path) -> None:
     assert (real / "england.orders").is_file()
 
 
+def _checked_after_a_death(tmp_path: Path, who: str, house: str, orders: str) -> Any:
+    """`check` of ``house``'s ``orders`` for turn 2, ``who`` killed by a ruling in turn 1."""
+    campaign = _new(tmp_path / "c", f"after-{who}")
+    (campaign / "orders" / "turn-001" / "arbiter.orders").write_text(
+        f"house arbiter\nkill {who}\n", encoding="utf-8")
+    assert run("adjudicate", campaign, "--yes").exit_code == 0
+    (campaign / "orders" / "turn-002").mkdir()
+    (campaign / "orders" / "turn-002" / f"{house}.orders").write_text(
+        f"house {house}\n{orders}", encoding="utf-8")
+    return run("check", campaign)
+
+
 def test_an_order_for_someone_dead_says_so(tmp_path: Path) -> None:
     """An order naming a dead person gave another reason ("is not married", "does not
     belong to this house"): it is refused because they are dead."""
-    campaign = _new(tmp_path / "c", "the-dead")
-    (campaign / "orders" / "turn-001" / "arbiter.orders").write_text(
-        "house arbiter\nkill Margaret\n", encoding="utf-8")
-    assert run("adjudicate", campaign, "--yes").exit_code == 0
-    (campaign / "orders" / "turn-002").mkdir()
-    (campaign / "orders" / "turn-002" / "england.orders").write_text(
-        'house england\nbirth Margaret attempts 2\nmarry "Margaret" to minor-nobility\n',
-        encoding="utf-8")
-    checked = run("check", campaign)
+    checked = _checked_after_a_death(
+        tmp_path, "Margaret", "england",
+        'birth Margaret attempts 2\nmarry "Margaret" to minor-nobility\n')
     assert checked.exit_code == 1
     refused = [line for line in checked.output.splitlines() if "england.orders:" in line]
     assert len(refused) == 2, checked.output
@@ -127,14 +134,7 @@ def test_an_order_for_someone_dead_says_so(tmp_path: Path) -> None:
 def test_the_orders_of_a_house_out_of_play_count_no_line_accepted(tmp_path: Path) -> None:
     """`check` of a file from a house no longer in play: the file is refused, and its
     lines were still counted as accepted."""
-    campaign = _new(tmp_path / "c", "out-of-play")
-    (campaign / "orders" / "turn-001" / "arbiter.orders").write_text(
-        "house arbiter\nkill C1000\n", encoding="utf-8")
-    assert run("adjudicate", campaign, "--yes").exit_code == 0
-    (campaign / "orders" / "turn-002").mkdir()
-    (campaign / "orders" / "turn-002" / "castile.orders").write_text(
-        "house castile\nbirth C1000 attempts 2\n", encoding="utf-8")
-    checked = run("check", campaign)
+    checked = _checked_after_a_death(tmp_path, "C1000", "castile", "birth C1000 attempts 2\n")
     assert checked.exit_code == 1
     assert "castile.orders: house 'castile' is not in play" in checked.output
     assert "1 order files, 0 lines accepted, 0 rejected, 1 file problems" in checked.output
