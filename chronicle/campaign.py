@@ -305,9 +305,13 @@ def _check_base_url(spec: dict[str, Any], text: str) -> None:
                          f"spaces or brackets, not {value!r}", locate(text, "base_url"))
 
 
+def refused_at(line: int | None, why: str) -> CampaignError:
+    """``campaign.toml:LINE: why``, or without the line when it is not known."""
+    return CampaignError(f"{CAMPAIGN_FILE}:{line}: {why}" if line else f"{CAMPAIGN_FILE}: {why}")
+
+
 def _refused(err: ShapeError) -> CampaignError:
-    where = f"{CAMPAIGN_FILE}:{err.line}" if err.line else CAMPAIGN_FILE
-    return CampaignError(f"{where}: {err}")
+    return refused_at(err.line, str(err))
 
 
 def load_rules(ruleset: str, spec: dict[str, Any], text: str = "") -> dict[str, Any]:
@@ -406,7 +410,7 @@ def _rules_refused(err: RulesDataError, spec: Mapping[str, Any], text: str) -> C
             break
         overridden, depth = overridden[key], depth + 1
     if depth == 0:
-        return CampaignError(f"{CAMPAIGN_FILE}: the rules tables: {err}")
+        return refused_at(None, f"the rules tables: {err}")
     tables = ".".join(err.where[:depth - 1])
     if depth == len(err.where):
         line = locate(text, err.where[-1], f"[rules.{tables}" if tables else "[rules")
@@ -414,5 +418,4 @@ def _rules_refused(err: RulesDataError, spec: Mapping[str, Any], text: str) -> C
         header = f"[rules.{'.'.join(err.where[:depth])}]"
         line = next((n for n, text_line in enumerate(text.splitlines(), 1)
                      if text_line.strip().startswith(header)), None)
-    where = f"{CAMPAIGN_FILE}:{line}" if line else CAMPAIGN_FILE
-    return CampaignError(f"{where}: [rules] {err}")
+    return refused_at(line, f"[rules] {err}")

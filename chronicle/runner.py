@@ -28,6 +28,7 @@ from chronicle.campaign import (
     CampaignError,
     check_folder_inside,
     entry_line,
+    refused_at,
     seed_commitment,
     write_inside,
 )
@@ -68,8 +69,8 @@ def initial_setup(campaign: Campaign, ruleset: Ruleset) -> tuple[GameState, list
     try:
         return ruleset.setup(campaign.spec, dice), list(dice.log)
     except SetupError as err:
-        line = entry_line(campaign.text, *err.at) if err.at else None
-        raise CampaignError(f"campaign.toml{f':{line}' if line else ''}: {err}") from None
+        raise refused_at(entry_line(campaign.text, *err.at) if err.at else None,
+                         str(err)) from None
     except ChronicleRulesError as err:
         raise CampaignError(f"campaign.toml: {err}") from None
 
@@ -148,6 +149,19 @@ def next_turn(state: GameState) -> int:
     return state.turn + 1
 
 
+def orders_folder(campaign: Campaign, turn: int) -> Path:
+    """The order folder of ``turn``, refused if it or ``orders/`` is a link: read
+    through, a link would give the turn its orders from elsewhere; refused file by
+    file, it would give every house its defaults."""
+    folder = campaign.orders_dir(turn)
+    for step in (folder.parent, folder):
+        if step.is_symlink():
+            where = step.relative_to(campaign.root).as_posix()
+            raise CampaignError(f"{where}/: is a link; Chronicle reads the campaign folder's "
+                                "own files only, never through a link")
+    return folder
+
+
 def resolve_next(campaign: Campaign, ruleset: Ruleset, state: GameState, *,
                  allow_empty: bool = True) -> TurnOutcome:
     """Resolve the next turn in memory. ``allow_empty=False`` refuses a folder holding
@@ -157,14 +171,7 @@ def resolve_next(campaign: Campaign, ruleset: Ruleset, state: GameState, *,
     if over is not None:
         raise CampaignError("the campaign is over (%(why)s): no turn is left to adjudicate; "
                             "run 'chronicle end' to reveal the seed", why=over_phrase(state))
-    folder = campaign.orders_dir(turn)
-    for step in (folder.parent, folder):
-        # Read through, a link would give a turn its orders from elsewhere; refused
-        # file by file, it would give every house its defaults.
-        if step.is_symlink():
-            where = step.relative_to(campaign.root).as_posix()
-            raise CampaignError(f"{where}/: is a link; Chronicle reads the campaign folder's "
-                                "own files only, never through a link")
+    folder = orders_folder(campaign, turn)
     if not folder.is_dir():
         raise CampaignError("orders/turn-%(padded)s/: the folder for turn %(turn)s does not "
                             "exist; create it and put the houses' order files in it",
@@ -570,14 +577,7 @@ def check(campaign: Campaign, *, ruleset: Ruleset | None = None,
     ruleset = ruleset or ruleset_of(campaign)
     state = state or current_state(campaign, ruleset)
     turn = next_turn(state)
-    folder = campaign.orders_dir(turn)
-    for step in (folder.parent, folder):
-        # Read through, a link would give a turn its orders from elsewhere; refused
-        # file by file, it would give every house its defaults.
-        if step.is_symlink():
-            where = step.relative_to(campaign.root).as_posix()
-            raise CampaignError(f"{where}/: is a link; Chronicle reads the campaign folder's "
-                                "own files only, never through a link")
+    folder = orders_folder(campaign, turn)
     if not folder.is_dir():
         raise CampaignError("orders/turn-%(padded)s/: the folder for turn %(turn)s does not "
                             "exist", padded=f"{turn:03d}", turn=turn)

@@ -74,8 +74,8 @@ def personal_union(ctx: SiteContext, kin: Kin, house: HouseView, root: str,
     path = Markup(" → ".join(
         f"<code>{escape(ref)}</code>" + (f" {link(holder, root)}" if holder else "")
         for ref, holder in kin.path(house.id, claim.ref)))
-    return PersonalUnion(ruler.id, ruler.dynasty, claim.ref, kin.explain(ctx._, claim, ctx.narrator.finish),
-                         path)
+    return PersonalUnion(ruler.id, ruler.dynasty, claim.ref,
+                         kin.explain(ctx._, claim, ctx.narrator.finish), path)
 
 
 def house_values(ctx: SiteContext, house: HouseView, root: str) -> dict[str, Any]:

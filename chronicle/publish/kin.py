@@ -211,7 +211,7 @@ class Kin:
         half = up_who == up_to == 1 and (p.father, p.mother) != (q.father, q.mother)
         return kinship_words(_, up_who, up_to, p.sex == "M", half)
 
-    def explain(self, _: Gettext, claim: Claim, finish: Finish | None = None) -> str:
+    def explain(self, _: Gettext, claim: Claim, finish: Finish) -> str:
         """The claim's number in words (see ``explain_ref``), each prefix worded once.
 
         A number extends its parent's, and thousands of people share the
@@ -220,7 +220,7 @@ class Kin:
         """
         return self._explained(_, claim.dynasty, claim.ref, finish)
 
-    def _explained(self, _: Gettext, dynasty: str, ref: str, finish: Finish | None) -> str:
+    def _explained(self, _: Gettext, dynasty: str, ref: str, finish: Finish) -> str:
         key = (dynasty, ref)
         text = self._words.get(key)
         if text is None:

@@ -36,22 +36,27 @@ def _where(kind: str, index: int, entry: Mapping[str, Any]) -> str:
     return f"[[{kind}]] number {index + 1}" + (f" (id {ident!r})" if ident else "")
 
 
+def _refused(kind: str, index: int, entry: Mapping[str, Any], why: str) -> SetupError:
+    """The error for entry ``index`` of ``[[kind]]``: named in words, and by its place
+    (``SetupError.at``), for a campaign file to show its line."""
+    return SetupError(f"{_where(kind, index, entry)}: {why}", at=(kind, index))
+
+
 def _require(kind: str, index: int, entry: Mapping[str, Any], key: str, typ: type) -> Any:
     if key not in entry:
-        raise SetupError(f"{_where(kind, index, entry)}: the key {key!r} is missing",
-                         at=(kind, index))
+        raise _refused(kind, index, entry, f"the key {key!r} is missing")
     value = entry[key]
     if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
-        raise SetupError(f"{_where(kind, index, entry)}: {key!r} must be a "
-                         f"{typ.__name__}, not {value!r}", at=(kind, index))
+        raise _refused(kind, index, entry, f"{key!r} must be a "
+                       f"{typ.__name__}, not {value!r}")
     return value
 
 
 def _unknown(kind: str, index: int, entry: Mapping[str, Any], allowed: set[str]) -> None:
     extra = sorted(set(entry) - allowed)
     if extra:
-        raise SetupError(f"{_where(kind, index, entry)}: unknown keys {', '.join(extra)} "
-                         f"(allowed: {', '.join(sorted(allowed))})", at=(kind, index))
+        raise _refused(kind, index, entry, f"unknown keys {', '.join(extra)} "
+                       f"(allowed: {', '.join(sorted(allowed))})")
 
 
 def _houses(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
@@ -63,28 +68,27 @@ def _houses(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
         hid = _require("house", i, entry, "id", str)
         letter = _require("house", i, entry, "letter", str)
         if len(letter) != 1 or not letter.isascii() or not letter.isupper():
-            raise SetupError(f"{_where('house', i, entry)}: the letter must be one capital "
-                             f"letter A-Z, not {letter!r}", at=('house', i))
+            raise _refused('house', i, entry, f"the letter must be one capital "
+                           f"letter A-Z, not {letter!r}")
         if hid in state.houses or hid != slugify(hid) or hid == "arbiter":
-            raise SetupError(f"{_where('house', i, entry)}: the id must be unique, lowercase "
-                             "letters, digits and hyphens, and not 'arbiter'", at=('house', i))
+            raise _refused('house', i, entry, "the id must be unique, lowercase "
+                           "letters, digits and hyphens, and not 'arbiter'")
         if letter in letters:
-            raise SetupError(f"{_where('house', i, entry)}: the letter {letter} is taken",
-                             at=('house', i))
+            raise _refused('house', i, entry, f"the letter {letter} is taken")
         letters.add(letter)
         try:
             law = Law(entry.get("law", Law.MALE_PREFERENCE))
         except ValueError:
-            raise SetupError(f"{_where('house', i, entry)}: law must be 'male-preference' or "
-                             f"'absolute', not {entry.get('law')!r}", at=('house', i)) from None
+            raise _refused('house', i, entry, f"law must be 'male-preference' or "
+                           f"'absolute', not {entry.get('law')!r}") from None
         color = entry.get("color", "#555555")
         if not isinstance(color, str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", color):
-            raise SetupError(f"{_where('house', i, entry)}: color must be #rrggbb (six hex "
-                             f"digits), not {color!r}", at=('house', i))
+            raise _refused('house', i, entry, f"color must be #rrggbb (six hex "
+                           f"digits), not {color!r}")
         treasury = entry.get("treasury", 0)
         if isinstance(treasury, int) and treasury < 0:
-            raise SetupError(f"{_where('house', i, entry)}: treasury must be at least 0, "
-                             f"not {treasury}", at=('house', i))
+            raise _refused('house', i, entry, f"treasury must be at least 0, "
+                           f"not {treasury}")
         state.houses[hid] = House(
             id=hid, letter=letter, name=str(entry.get("name", hid.title())), law=law,
             player=str(entry.get("player", "")), color=color,
@@ -103,39 +107,34 @@ def _persons(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
         sex = _require("person", i, entry, "sex", str).upper()
         born = _require("person", i, entry, "born", int)
         if born > state.start_year:
-            raise SetupError(f"{_where('person', i, entry)}: born {born}, after the campaign "
-                             f"starts ({state.start_year}): it declares who lives then",
-                             at=('person', i))
+            raise _refused('person', i, entry, f"born {born}, after the campaign "
+                           f"starts ({state.start_year}): it declares who lives then")
         if sex not in ("M", "F"):
-            raise SetupError(f"{_where('person', i, entry)}: sex must be 'M' or 'F'",
-                             at=('person', i))
+            raise _refused('person', i, entry, "sex must be 'M' or 'F'")
         if pid in ids:
-            raise SetupError(f"{_where('person', i, entry)}: ids and names must be unique",
-                             at=('person', i))
+            raise _refused('person', i, entry, "ids and names must be unique")
         key = name_key(name)
         if key in names:
-            raise SetupError(f"{_where('person', i, entry)}: ids and names must be unique, "
-                             f"and {name!r} reads as {names[key]!r}", at=('person', i))
+            raise _refused('person', i, entry, f"ids and names must be unique, "
+                           f"and {name!r} reads as {names[key]!r}")
         names[key] = name
         ids.add(pid)
         for key in ("constitution", "command", "ruse"):
             value = entry.get(key, 0)
             if not isinstance(value, int) or not -3 <= value <= 3:
-                raise SetupError(f"{_where('person', i, entry)}: {key} must be a whole number "
-                                 "from -3 to 3", at=('person', i))
+                raise _refused('person', i, entry, f"{key} must be a whole number "
+                               "from -3 to 3")
     order = sorted(range(len(entries)), key=lambda i: (entries[i]["born"], i))
     for i in order:
         entry = entries[i]
         dynasty = entry.get("dynasty")
         if dynasty is not None and dynasty not in state.houses:
-            raise SetupError(f"{_where('person', i, entry)}: no house {dynasty!r}",
-                             at=('person', i))
+            raise _refused('person', i, entry, f"no house {dynasty!r}")
         for parent in ("father", "mother"):
             ref = entry.get(parent)
             if ref is not None and ref not in state.persons:
-                raise SetupError(f"{_where('person', i, entry)}: {parent} {ref!r} is not "
-                                 "declared before this person (parents are older)",
-                                     at=('person', i))
+                raise _refused('person', i, entry, f"{parent} {ref!r} is not "
+                               "declared before this person (parents are older)")
         person = Person(id=entry["id"], name=entry["name"], sex=Sex(entry["sex"].upper()),
                         born=entry["born"], dynasty=dynasty, father=entry.get("father"),
                         mother=entry.get("mother"), court=dynasty,
@@ -145,26 +144,23 @@ def _persons(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
                         founder=bool(entry.get("founder", False)))
         for parent_id, sex in ((person.father, Sex.MALE), (person.mother, Sex.FEMALE)):
             if parent_id and state.persons[parent_id].sex != sex:
-                raise SetupError(f"{_where('person', i, entry)}: the "
-                                 f"{'father' if sex == Sex.MALE else 'mother'} has the wrong sex",
-                                     at=('person', i))
+                raise _refused('person', i, entry, f"the "
+                               f"{'father' if sex == Sex.MALE else 'mother'} has the wrong sex")
         add_person(state, person)
         if person.founder:
             if dynasty is None:
-                raise SetupError(f"{_where('person', i, entry)}: a founder needs a dynasty",
-                                 at=('person', i))
+                raise _refused('person', i, entry, "a founder needs a dynasty")
             if any(p.refs.get(dynasty) == founder_ref(state.houses[dynasty].letter)
                    for p in state.persons.values()):
-                raise SetupError(f"{_where('person', i, entry)}: {dynasty} has two founders",
-                                 at=('person', i))
+                raise _refused('person', i, entry, f"{dynasty} has two founders")
             person.refs[dynasty] = founder_ref(state.houses[dynasty].letter)
         else:
             spent = number_child(state, person)
             if spent:
                 law = state.houses[spent[0]].law
-                raise SetupError(f"{_where('person', i, entry)}: {person.name} can take no "
-                                 f"reference number in {spent[0]}: "
-                                 f"{alphabet_spent(law, person.sex)}", at=('person', i))
+                raise _refused('person', i, entry, f"{person.name} can take no "
+                               f"reference number in {spent[0]}: "
+                               f"{alphabet_spent(law, person.sex)}")
 
 
 def _marriages(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
@@ -175,14 +171,11 @@ def _marriages(state: GameState, entries: Sequence[Mapping[str, Any]]) -> None:
         person = state.persons[entry["id"]]
         spouse = state.persons.get(spouse_id)
         if spouse is None:
-            raise SetupError(f"{_where('person', i, entry)}: spouse {spouse_id!r} is not declared",
-                             at=('person', i))
+            raise _refused('person', i, entry, f"spouse {spouse_id!r} is not declared")
         if spouse.sex == person.sex:
-            raise SetupError(f"{_where('person', i, entry)}: spouses must be of opposite sexes",
-                             at=('person', i))
+            raise _refused('person', i, entry, "spouses must be of opposite sexes")
         if person.spouse not in (None, spouse.id) or spouse.spouse not in (None, person.id):
-            raise SetupError(f"{_where('person', i, entry)}: one spouse at a time (A7)",
-                             at=('person', i))
+            raise _refused('person', i, entry, "one spouse at a time (A7)")
         if person.spouse == spouse.id:
             continue
         husband, wife = (person, spouse) if person.sex == Sex.MALE else (spouse, person)
@@ -209,12 +202,12 @@ def _units(state: GameState, entries: Sequence[Mapping[str, Any]],
         house = _require("unit", i, entry, "house", str)
         kind = entry.get("type", "army")
         if house not in state.houses:
-            raise SetupError(f"{_where('unit', i, entry)}: no house {house!r}", at=('unit', i))
+            raise _refused('unit', i, entry, f"no house {house!r}")
         if kind not in unit_types:
-            raise SetupError(f"{_where('unit', i, entry)}: type must be one of "
-                             f"{', '.join(sorted(unit_types))}, not {kind!r}", at=('unit', i))
+            raise _refused('unit', i, entry, f"type must be one of "
+                           f"{', '.join(sorted(unit_types))}, not {kind!r}")
         if uid in state.units:
-            raise SetupError(f"{_where('unit', i, entry)}: the id {uid} is taken", at=('unit', i))
+            raise _refused('unit', i, entry, f"the id {uid} is taken")
         state.units[uid] = Unit(id=uid, house=house, type=kind,
                                 armies=int(entry.get("armies", 1)),
                                 province=entry.get("province"))
