@@ -1,7 +1,7 @@
 """Benchmark: 100 turns of a 10-house dynasty campaign, through the real batch loop.
 
 Every turn the built-in players write real order files, then
-``chronicle.runner.adjudicate`` parses, resolves, commits the store and writes
+``chronicle.turn.runner.adjudicate`` parses, resolves, commits the store and writes
 the reports, exactly as ``chronicle adjudicate`` does. Run::
 
     python bench/adjudicate.py [--turns 100] [--seed bench] [--profile]
@@ -24,9 +24,9 @@ from typing import Any
 
 import tomli_w
 
-from chronicle import runner
-from chronicle.campaign import load_campaign, seed_commitment
-from chronicle.demo import play_turns
+from chronicle.campaign.folder import load_campaign, seed_commitment
+from chronicle.play.demo import play_turns
+from chronicle.turn import runner
 
 HOUSES = 10
 LETTERS = "ABCDEFGHIJ"
@@ -108,7 +108,7 @@ def bench_blood_royale(turns: int, seed: str) -> None:
     except Exception as err:  # the ruleset is still being written
         print(f"blood-royale: skipped ({type(err).__name__}: {err})")
         return
-    from chronicle.demo import run_demo
+    from chronicle.play.demo import run_demo
 
     with tempfile.TemporaryDirectory(prefix="bench-br-") as tmp:
         out = Path(tmp) / "campaign"

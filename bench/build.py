@@ -69,7 +69,7 @@ SYNTHETIC_HOUSES = 10
 # passes 11,000 before its 99th turn, and the campaign is played until it does.
 SYNTHETIC_SEED = "s1"
 PEOPLE = 11_000
-CHRONICLE = [sys.executable, "-m", "chronicle.cli"]
+CHRONICLE = [sys.executable, "-m", "chronicle.commands.cli"]
 MEMORY = Path("/dev/shm")
 MEMORY_NEEDED = 6 * 2**30
 
@@ -153,8 +153,8 @@ def make_demo(folder: Path) -> Path:
     """The demo's campaign (Blood Royale, the demo's seed) played 20 of its 21 turns
     and not ended (``chronicle demo`` ends it): the "one new turn" scenario plays
     the last one."""
-    from chronicle.demo import play_turns
-    from chronicle.scaffold import scaffold
+    from chronicle.campaign.scaffold import scaffold
+    from chronicle.play.demo import play_turns
 
     scaffold(folder, "blood-royale", title="Demo benchmark", seed="bench")
     play_turns(folder, 20, "bench")
@@ -165,8 +165,8 @@ def make_synthetic(folder: Path, people: int = PEOPLE) -> Path:
     """Ten dynasties played by the built-in players until they count ``people`` people."""
     import tomli_w
 
-    from chronicle.demo import play_turns
-    from chronicle.scaffold import campaign_spec, scaffold
+    from chronicle.campaign.scaffold import campaign_spec, scaffold
+    from chronicle.play.demo import play_turns
 
     scaffold(folder, "dynasty", title="Synthetic benchmark", seed=SYNTHETIC_SEED)
     spec = campaign_spec("dynasty", world=None, title="Synthetic benchmark",
@@ -196,8 +196,8 @@ def brought_up_to_date(campaign: Path) -> None:
     here, untimed, so that no timed run (each on a copy) does it again."""
     import sqlite3
 
-    from chronicle.store import Store
-    from chronicle.storefile import SCHEMA_VERSION
+    from chronicle.store.file import SCHEMA_VERSION
+    from chronicle.store.turns import Store
 
     Store.open(campaign / "chronicle.sqlite").close()  # adds whatever it lacks
     with sqlite3.connect(campaign / "chronicle.sqlite") as db:
@@ -484,8 +484,8 @@ def share_figure(part: Series, whole: Series, pick: Callable[[Run], float]) -> s
 
 def bench_genealogy() -> list[str]:
     """Layout times of one deep dynasty, in this process (the layout alone)."""
-    from chronicle.publish.data import HouseStyle
-    from chronicle.publish.genealogy import TreeMarriage, TreePerson, render_genealogies
+    from chronicle.site.genealogy import TreeMarriage, TreePerson, render_genealogies
+    from chronicle.views.data import HouseStyle
 
     lines = []
     for size in (500, 10_000):

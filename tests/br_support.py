@@ -15,8 +15,8 @@ from adjudicator.rulesets.blood_royale.setup import build_blood_royale_state
 from adjudicator.rulesets.blood_royale.turnstate import BRTurn, br_turn
 from adjudicator.rulesets.blood_royale.validation import validate_blood_royale
 from adjudicator.state import GameState, Unit
-from chronicle.campaign import load_rules
-from chronicle.players.blood_royale import blood_royale_orders
+from chronicle.campaign.folder import load_rules
+from chronicle.rulesets.blood_royale.player import blood_royale_orders
 
 PERSONALITIES = ("cautious", "ambitious", "mercantile")
 

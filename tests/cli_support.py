@@ -10,7 +10,7 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
-from chronicle.cli import cli
+from chronicle.commands.cli import cli
 
 
 def run(*args: str | Path) -> Result:
@@ -24,7 +24,7 @@ def run(*args: str | Path) -> Result:
 def serve_process(*args: str | Path) -> tuple[subprocess.Popen[str], queue.Queue[str]]:
     """``chronicle serve ARGS --port 0`` started in its own process, and a queue
     of the lines it prints, as they come (the caller stops the process)."""
-    process = subprocess.Popen([sys.executable, "-m", "chronicle.cli", "serve", *map(str, args),
+    process = subprocess.Popen([sys.executable, "-m", "chronicle.commands.cli", "serve", *map(str, args),
                                 "--port", "0"], stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
     lines: queue.Queue[str] = queue.Queue()

@@ -105,7 +105,7 @@ class CoinDescriptor(Descriptor):
     id = "coin"
     summary = "a test ruleset: one die a turn"
     engine_class = "coin_ruleset:CoinRuleset"
-    site = "chronicle.publish.dynasty_site:PLUGIN"
+    site = "chronicle.rulesets.dynastic.site:PLUGIN"
     calendar = Tosses()
     demo_turns = 3
 

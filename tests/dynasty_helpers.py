@@ -21,7 +21,7 @@ from adjudicator.orders import OrderSheet, parse_orders
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.dynasty import DynastyRuleset
 from adjudicator.state import FrozenDict, GameState, Person, Reign
-from chronicle.campaign import deep_merge, load_rules, seed_commitment
+from chronicle.campaign.folder import deep_merge, load_rules, seed_commitment
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -229,9 +229,9 @@ def write_orders(root: Path, turn: int, hid: str, text: str | bytes) -> Path:
 
 def play_turns(root: Path, turns: int) -> None:
     """Adjudicate ``turns`` turns of a campaign, the built-in players writing every order."""
-    from chronicle import runner
-    from chronicle.campaign import load_campaign
-    from chronicle.players.dynasty import PERSONALITIES, dynasty_order_file
+    from chronicle.campaign.folder import load_campaign
+    from chronicle.rulesets.dynastic.player import PERSONALITIES, dynasty_order_file
+    from chronicle.turn import runner
 
     campaign = load_campaign(root)
     ruleset = runner.ruleset_of(campaign)

@@ -8,7 +8,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
 
-from chronicle.scaffold import scaffold
+from chronicle.campaign.scaffold import scaffold
 
 CONTACTS = """\
 [smtp]

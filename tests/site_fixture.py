@@ -36,8 +36,8 @@ from adjudicator.rulesets.blood_royale.battle import (
 )
 from adjudicator.rulesets.blood_royale.events import WealthRow
 from adjudicator.state import GameState
-from chronicle import runner
-from chronicle.campaign import load_campaign, seed_commitment
+from chronicle.campaign.folder import load_campaign, seed_commitment
+from chronicle.turn import runner
 
 SEED = "fixture-seed-DO-NOT-PUBLISH-7f3a"
 SECRET_ORDER_TEXT = "house england\n# SECRET-ORDER-TEXT-91c2\n"

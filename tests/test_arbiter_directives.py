@@ -17,7 +17,7 @@ from typing import Any
 
 from cli_support import run
 
-from chronicle.scaffold import scaffold
+from chronicle.campaign.scaffold import scaffold
 
 # Children for the founders of the scaffolded dynasty campaign: ages are those
 # reached at the end of turn 1, 1305 (RULES.md A4).

@@ -165,7 +165,7 @@ def test_a_reader_that_goes_away_is_no_error(tmp_path: Path) -> None:
     said "error: Broken pipe" and exited 1 though the turn was stored. The turn is
     stored, and nothing is said (a real pipe, closed before anything is read)."""
     campaign = _new(tmp_path / "c", "pipe")
-    child = subprocess.Popen([sys.executable, "-m", "chronicle.cli", "adjudicate",
+    child = subprocess.Popen([sys.executable, "-m", "chronicle.commands.cli", "adjudicate",
                               str(campaign), "--yes"], cwd=tmp_path,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert child.stdout is not None and child.stderr is not None

@@ -28,8 +28,8 @@ from pathlib import Path
 import pytest
 from cli_support import run
 
-from chronicle.archive import sums_line
-from chronicle.demo import run_demo
+from chronicle.archive.bundle import sums_line
+from chronicle.play.demo import run_demo
 
 SEED = "archive-SECRET-seed-3f09"
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -209,7 +209,7 @@ def test_the_home_page_of_an_ended_campaign_links_its_bundle(bundle: Path) -> No
 
 def test_a_link_in_the_campaign_folder_stops_the_archive(ended: Path,
                                                          tmp_path: Path) -> None:
-    """Never read through links (chronicle/campaign.py read_input)."""
+    """Never read through links (chronicle/campaign/folder.py read_input)."""
     copy = tmp_path / "europe"
     shutil.copytree(ended, copy, symlinks=True)
     outside = tmp_path / "private.txt"

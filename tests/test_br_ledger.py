@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from adjudicator.dice import SeededDice
 from adjudicator.rulesets.blood_royale import BloodRoyaleRuleset
 from adjudicator.rulesets.blood_royale.counters import new_counter
-from chronicle.cli import cli
+from chronicle.commands.cli import cli
 
 INFLOWS = ("taxes", "cash_in", "received", "ransom_received")
 OUTFLOWS = ("upkeep", "raised", "revolts", "paid", "ransom_paid")

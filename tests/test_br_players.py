@@ -10,7 +10,7 @@ from br_support import bare, play, put, quiet_rules, rules, ruleset, sheets_of, 
 from adjudicator.dice import SeededDice
 from adjudicator.orders import parse_orders
 from adjudicator.state import Counter
-from chronicle.players.blood_royale import TEMPERS, blood_royale_orders
+from chronicle.rulesets.blood_royale.player import TEMPERS, blood_royale_orders
 
 
 def _move_end(text: str, unit: str) -> str:

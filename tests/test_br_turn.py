@@ -17,7 +17,7 @@ from adjudicator.rulesets.blood_royale import (
     export_blood_royale,
 )
 from adjudicator.state import GameState
-from chronicle.players.blood_royale import blood_royale_orders
+from chronicle.rulesets.blood_royale.player import blood_royale_orders
 
 BR_WORDS = {"tax", "pay", "raise", "split", "merge", "move", "carry", "allow", "refuse",
             "intervene", "give", "attack", "avoid", "fight", "flee", "surrender", "retreat"}

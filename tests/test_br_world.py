@@ -8,6 +8,7 @@ import pytest
 from br_support import fresh_state, rules
 
 from adjudicator.dice import ScriptedDice
+from adjudicator.dynastic.command import unit_command_value
 from adjudicator.errors import RulesDataError, SetupError
 from adjudicator.rulesets.blood_royale.setup import build_blood_royale_state
 from adjudicator.rulesets.blood_royale.tables import br_rules
@@ -18,7 +19,6 @@ from adjudicator.rulesets.blood_royale.world import (
     home_provinces,
     shortest_path,
 )
-from adjudicator.rulesets.dynasty.command import unit_command_value
 
 
 def test_b1_each_house_controls_its_kingdom_with_100_crowns_and_5_armies():

@@ -18,8 +18,8 @@ from cli_support import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from chronicle.campaign.scaffold import scaffold
 from chronicle.rulesets import descriptor
-from chronicle.scaffold import scaffold
 
 SEED = "toml-fuzz-seed"
 
@@ -241,7 +241,7 @@ def test_fuzzed_rules_numbers_are_refused_in_one_line_or_played(ruleset: str,
                                                                 data: st.DataObject) -> None:
     """Any whole number in any of the ruleset's numbers, turns played: exit 0, or
     exit 1 with one `error:` line and no store; never a traceback."""
-    from chronicle.campaign import load_rules
+    from chronicle.campaign.folder import load_rules
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "camp"

@@ -18,8 +18,8 @@ import tomli_w
 from cli_support import run
 from dynasty_helpers import ROOT, store_dump, two_houses, write_campaign, write_orders
 
+from adjudicator.dynastic.orders import DYNASTY_GRAMMAR
 from adjudicator.orders import parse_orders
-from adjudicator.rulesets.dynasty.orders import DYNASTY_GRAMMAR
 
 SEED = "qa-SECRET-seed-7731"
 
@@ -229,11 +229,11 @@ def test_cli_rollback(camp: Path) -> None:
 
 def _one_turn_played(camp: Path, monkeypatch: pytest.MonkeyPatch) -> object:
     """Turn 1 stored, turn 2's folder ready, a short wait for a busy store: the dump."""
-    import chronicle.store
+    import chronicle.store.turns
 
     _play(camp, 1)
     (camp / "orders" / "turn-002").mkdir()
-    monkeypatch.setattr(chronicle.store, "BUSY_TIMEOUT", 0.05)
+    monkeypatch.setattr(chronicle.store.turns, "BUSY_TIMEOUT", 0.05)
     return store_dump(camp / "chronicle.sqlite")
 
 
@@ -304,7 +304,7 @@ def test_cli_template_lists_what_a_house_may_order(camp: Path) -> None:
 def test_cli_real_console_never_prints_a_traceback(camp: Path) -> None:
     """The installed entry point, in a real process: garbage in, message out, exit 1."""
     write_orders(camp, 1, "england", GARBAGE["bad-utf8"])
-    proc = subprocess.run([sys.executable, "-m", "chronicle.cli", "check", str(camp)],
+    proc = subprocess.run([sys.executable, "-m", "chronicle.commands.cli", "check", str(camp)],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr + proc.stdout

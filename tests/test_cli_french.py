@@ -16,7 +16,7 @@ import pytest
 from babel.messages.pofile import read_po
 from cli_support import run, serve_process
 
-from chronicle.publish.i18n import catalog_path
+from chronicle.i18n.catalogue import catalog_path
 
 CATALOGUE = catalog_path("fr")
 

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from chronicle.scaffold import scaffold
+from chronicle.campaign.scaffold import scaffold
 
 # Run as ``chronicle ARGS`` would be, then print the loaded modules.
 PROBE = """
 import json, sys
-from chronicle.cli import cli
+from chronicle.commands.cli import cli
 try:
     cli(sys.argv[1:], prog_name="chronicle")
 except SystemExit:
@@ -29,7 +29,7 @@ print("\\nMODULES " + json.dumps(sorted(sys.modules)))
 """
 
 STORE = ("sqlalchemy", "sqlmodel")
-SITE = ("jinja2", "markdown", "pygraphviz", "nh3", "pygal", "chronicle.publish.build")
+SITE = ("jinja2", "markdown", "pygraphviz", "nh3", "pygal", "chronicle.site.build")
 ENGINE = ("adjudicator.rulesets.base",)
 
 
@@ -63,14 +63,14 @@ def test_the_turn_commands_load_neither_the_orm_nor_the_site(tmp_path: Path) -> 
     assert (campaign / "chronicle.sqlite").is_file()
     (campaign / "orders" / "turn-002").mkdir(parents=True, exist_ok=True)
     modules = loaded("adjudicate", campaign, "--yes")
-    assert "chronicle.store" in modules and (campaign / "reports" / "turn-002").is_dir()
-    assert none_of(modules, (*STORE, *SITE, "pydantic", "chronicle.models")) == []
+    assert "chronicle.store.turns" in modules and (campaign / "reports" / "turn-002").is_dir()
+    assert none_of(modules, (*STORE, *SITE, "pydantic", "chronicle.store.models")) == []
     (campaign / "orders" / "turn-003").mkdir(parents=True, exist_ok=True)
     for args in (["check", campaign], ["status", campaign],
                  ["template", campaign, "--auto", "england"]):
         modules = loaded(*args)
-        assert "chronicle.storefile" in modules, args  # it read the store
-        assert none_of(modules, (*STORE, *SITE, "pydantic", "chronicle.models")) == [], args
+        assert "chronicle.store.file" in modules, args  # it read the store
+        assert none_of(modules, (*STORE, *SITE, "pydantic", "chronicle.store.models")) == [], args
 
 
 def test_build_loads_the_site_generator(tmp_path: Path) -> None:
@@ -81,7 +81,7 @@ def test_build_loads_the_site_generator(tmp_path: Path) -> None:
     modules = loaded("build", campaign, "-o", tmp_path / "site")
     assert "jinja2" in modules and (tmp_path / "site" / "index.html").is_file()
     # It reads the store with plain SQL: the ORM is for writing turns.
-    assert none_of(modules, (*STORE, "pydantic", "chronicle.models")) == []
+    assert none_of(modules, (*STORE, "pydantic", "chronicle.store.models")) == []
 
 
 def test_a_build_with_nothing_changed_loads_neither_store_nor_site(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from cli_support import run
 
-from chronicle.demo import run_demo
+from chronicle.play.demo import run_demo
 
 SEED = "tools-SECRET-seed-4410"
 

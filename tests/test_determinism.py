@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from chronicle import runner
-from chronicle.campaign import load_campaign
-from chronicle.demo import play_turns
-from chronicle.export import export_json
-from chronicle.scaffold import scaffold
+from chronicle.archive.export import export_json
+from chronicle.campaign.folder import load_campaign
+from chronicle.campaign.scaffold import scaffold
+from chronicle.play.demo import play_turns
+from chronicle.turn import runner
 
 
 def _export(root: Path) -> str:

@@ -29,18 +29,19 @@ from pathlib import Path
 import pytest
 
 from adjudicator.dice import SeededDice
+from adjudicator.dynastic import orders as dynasty_orders
+from adjudicator.dynastic import rulings as dynasty_rulings
 from adjudicator.orders import Grammar, Order, OrderSheet, parse_orders
-from adjudicator.rulesets import Ruleset, get_ruleset
+from adjudicator.rulesets import Ruleset
 from adjudicator.rulesets.blood_royale import battle_orders as br_battle_orders
 from adjudicator.rulesets.blood_royale import orders as br_orders
 from adjudicator.rulesets.blood_royale import rulings as br_rulings
 from adjudicator.rulesets.blood_royale.standing import EndKind, Stance
-from adjudicator.rulesets.dynasty import orders as dynasty_orders
-from adjudicator.rulesets.dynasty import rulings as dynasty_rulings
 from adjudicator.rulesets.familles import moves as familles_moves
 from adjudicator.state import GameState
-from chronicle.campaign import load_rules
-from chronicle.scaffold import campaign_spec
+from chronicle.campaign.folder import load_rules
+from chronicle.campaign.scaffold import campaign_spec
+from chronicle.rulesets import descriptor
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 DOC_FILES = ("orders.md", "players.md")
@@ -101,7 +102,7 @@ def checked_blocks() -> list[Block]:
 @cache
 def ruleset(ruleset_id: str) -> Ruleset:
     spec = {"world": "blood-royale"} if ruleset_id == "blood-royale" else {}
-    return get_ruleset(ruleset_id, load_rules(ruleset_id, spec))
+    return descriptor(ruleset_id).engine(load_rules(ruleset_id, spec))
 
 
 def blood_royale_start() -> GameState:

@@ -21,9 +21,9 @@ from dynasty_helpers import (
 )
 
 from adjudicator.dice import SeededDice
+from adjudicator.dynastic.births import couple_house, eligible_couples, run_births
+from adjudicator.dynastic.people import roll_characteristics
 from adjudicator.events import Birth, BirthAttempts
-from adjudicator.rulesets.dynasty.births import couple_house, eligible_couples, run_births
-from adjudicator.rulesets.dynasty.people import roll_characteristics
 from adjudicator.state import Marriage
 
 BOY = (1, 1, 3, 4, 3, 4)

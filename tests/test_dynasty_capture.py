@@ -17,6 +17,8 @@ from dynasty_helpers import (
 )
 
 from adjudicator.dice import SeededDice
+from adjudicator.dynastic.capture import capture_commanders, run_prisoners
+from adjudicator.dynastic.phase import run_arbiter
 from adjudicator.events import (
     Assignment,
     Capture,
@@ -25,8 +27,6 @@ from adjudicator.events import (
     PrisonerKept,
     PrisonerReleased,
 )
-from adjudicator.rulesets.dynasty.capture import capture_commanders, run_prisoners
-from adjudicator.rulesets.dynasty.phase import run_arbiter
 
 
 def _spec() -> dict[str, object]:

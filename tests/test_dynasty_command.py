@@ -14,8 +14,8 @@ from dynasty_helpers import (
     validated,
 )
 
+from adjudicator.dynastic.command import run_assignments, unit_command_value
 from adjudicator.events import Assignment, Notice
-from adjudicator.rulesets.dynasty.command import run_assignments, unit_command_value
 from adjudicator.state import GameState
 
 

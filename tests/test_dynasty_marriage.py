@@ -16,10 +16,10 @@ from dynasty_helpers import (
 )
 
 from adjudicator.dice import SeededDice
+from adjudicator.dynastic.marriage import run_marriages
+from adjudicator.dynastic.people import kill
+from adjudicator.dynastic.phase import run_widows
 from adjudicator.events import MinorNobleCreated, Notice, Renunciation, Wedding, WidowReturns
-from adjudicator.rulesets.dynasty.marriage import run_marriages
-from adjudicator.rulesets.dynasty.people import kill
-from adjudicator.rulesets.dynasty.phase import run_widows
 
 
 def _courts_spec() -> dict[str, object]:
@@ -255,7 +255,7 @@ def test_a3_renounce_order_and_its_checks() -> None:
         "Isabelle does not belong to this house",
         "Joan holds no number in House France",
         "there is no dynasty 'Q'"]
-    from adjudicator.rulesets.dynasty.marriage import run_renunciations
+    from adjudicator.dynastic.marriage import run_renunciations
 
     ctx = context(state, ruleset, scripted(), found, aged=True)
     run_renunciations(ctx)

@@ -15,11 +15,11 @@ from dynasty_helpers import (
     spec_of,
 )
 
-from adjudicator.rulesets.dynasty.births import run_births
-from adjudicator.rulesets.dynasty.marriage import run_renunciations
-from adjudicator.rulesets.dynasty.people import kill
-from adjudicator.rulesets.dynasty.refs import SON_CHARS, line_of_succession, ruler_of
-from adjudicator.rulesets.dynasty.succession import settle_successions
+from adjudicator.dynastic.births import run_births
+from adjudicator.dynastic.marriage import run_renunciations
+from adjudicator.dynastic.people import kill
+from adjudicator.dynastic.refs import SON_CHARS, line_of_succession, ruler_of
+from adjudicator.dynastic.succession import settle_successions
 
 # A successful birth attempt under ScriptedDice: success, sex, Constitution 2d6, trait 2d6.
 BOY = (1, 1, 3, 4, 3, 4)

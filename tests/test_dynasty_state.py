@@ -24,8 +24,8 @@ from dynasty_helpers import (
 
 from adjudicator.dice import SeededDice
 from adjudicator.state import GameState, Law, Reign, Sex
-from chronicle import runner
-from chronicle.campaign import load_campaign
+from chronicle.campaign.folder import load_campaign
+from chronicle.turn import runner
 
 
 def _played(turns: int = 3) -> GameState:

@@ -14,9 +14,9 @@ from dynasty_helpers import (
 )
 
 from adjudicator.dice import SeededDice
+from adjudicator.dynastic.survival import run_epidemic, run_survival, survival_roll
 from adjudicator.events import Death, Epidemic
 from adjudicator.rulesets.base import TurnContext
-from adjudicator.rulesets.dynasty.survival import run_epidemic, run_survival, survival_roll
 
 # A5.3: (lowest age of the band, roll needed on 2d6 + Constitution)
 BANDS = [(15, 3), (20, 4), (45, 5), (50, 6), (55, 7), (60, 8), (65, 9), (70, 10), (85, 11)]
@@ -40,7 +40,7 @@ def test_a5_3_table_is_the_ruleset_data() -> None:
     """A5.3: "Difficulty by age: 15–19 3+, 20–44 4+, 45–49 5+, 50–54 6+, 55–59 7+,
     60–64 8+, 65–69 9+, 70–84 10+, 85+ 11+"."""
     ctx = _ctx(faces=())
-    from adjudicator.rulesets.dynasty.people import dynasty_rules
+    from adjudicator.dynastic.people import dynasty_rules
 
     rules = dynasty_rules(ctx.rules)
     assert list(rules.survival_table) == BANDS
@@ -151,7 +151,7 @@ def test_a5_4_threshold_is_drawn_secretly_at_setup() -> None:
 
 def test_a5_4_threshold_is_uniform_on_0_to_135() -> None:
     """A5.4: y is "drawn uniformly from 0–135": mean 67.5, both ends reachable."""
-    from adjudicator.rulesets.dynasty.survival import draw_threshold
+    from adjudicator.dynastic.survival import draw_threshold
 
     ctx = _ctx(seed="qa-uniform")
     draws = []

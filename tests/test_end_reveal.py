@@ -15,9 +15,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from chronicle.cli import cli
-from chronicle.demo import run_demo
-from chronicle.store import Store
+from chronicle.commands.cli import cli
+from chronicle.play.demo import run_demo
+from chronicle.store.turns import Store
 
 
 def _export(root: Path) -> dict[str, object]:

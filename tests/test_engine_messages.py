@@ -24,9 +24,9 @@ from cli_support import run
 from adjudicator.messages import Message, Name, either, msg, msg_in
 from adjudicator.orders import Rejection, parse_orders
 from adjudicator.rulesets.blood_royale.ruleset import BLOOD_ROYALE_GRAMMAR
-from chronicle.localnames import LocalNames
-from chronicle.publish.i18n import catalog_path
-from chronicle.reasons import engine_words, rejected_line
+from chronicle.i18n.catalogue import catalog_path
+from chronicle.i18n.localnames import LocalNames
+from chronicle.i18n.reasons import engine_words, rejected_line
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYWORDS = {"msg": None, "msg_in": ((1, "c"), 2)}
@@ -94,7 +94,7 @@ def test_a_message_is_its_english_sentence() -> None:
 def test_french_names_contractions_and_nested_messages() -> None:
     """The values that are names are shown in the reader's language: houses and
     provinces by the pack's ``name_fr``, unit types by the catalogue; "en" before a
-    name with its own article becomes "dans le" (chronicle/narration/grammar.py)."""
+    name with its own article becomes "dans le" (chronicle/i18n/grammar.py)."""
     names = LocalNames(houses={"england": "la Maison Plantagenêt"},
                        provinces={"strait": "Le Détroit de Gibraltar", "anjou": "Anjou"})
     say = engine_words("fr", names)

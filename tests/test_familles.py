@@ -14,7 +14,6 @@ from dynasty_helpers import shared_mutables
 from adjudicator import AdjudicationError, RulesDataError, SeededDice
 from adjudicator.errors import SetupError
 from adjudicator.orders import OrderSheet, parse_orders
-from adjudicator.rulesets import get_ruleset
 from adjudicator.rulesets.base import TurnResult
 from adjudicator.rulesets.familles import (
     Descendant,
@@ -40,7 +39,8 @@ from adjudicator.rulesets.familles import (
     winners,
 )
 from adjudicator.state import GameState, House
-from chronicle.players.familles import familles_orders
+from chronicle.rulesets import descriptor
+from chronicle.rulesets.familles.player import familles_orders
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = tomllib.loads((ROOT / "content" / "rulesets" / "familles.toml").read_text("utf-8"))
@@ -228,7 +228,7 @@ def test_d_setup_deal(players: int) -> None:
 def test_d_campaign_setup_seats_the_declared_houses() -> None:
     """D Play by mail: one move per player in seat order. [D] The order of the
     campaign's [[house]] tables is the seat order."""
-    ruleset = get_ruleset("familles", {"familles": RULES, "names": {}})
+    ruleset = descriptor("familles").engine({"familles": RULES, "names": {}})
     spec = {"title": "t", "ruleset": "familles", "start_year": 1,
             "house": [{"id": "zoe", "letter": "Z", "name": "Zoé"}, {"id": "adam"},
                       {"id": "mia"}]}
@@ -283,7 +283,7 @@ def test_d_the_calendar_of_the_moves_is_the_data_s() -> None:
     spec = {"title": "t", "ruleset": "familles", "start_year": 1300,
             "house": [{"id": "ann"}, {"id": "bob"}]}
     for years, second in ((5, 1305), (1, 1301)):
-        ruleset = get_ruleset("familles", {"familles": dict(RULES, years_per_turn=years)})
+        ruleset = descriptor("familles").engine({"familles": dict(RULES, years_per_turn=years)})
         assert ruleset.setup(spec, SeededDice("calendar", 0)).year_of(2) == second
 
 

@@ -19,7 +19,7 @@ import feedparser
 import pytest
 from site_fixture import adjudicated, build_fixture, site_files
 
-from chronicle.publish import build_site
+from chronicle.site import build_site
 
 BASE = "https://chronicle.example.org/archive/"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -116,8 +116,8 @@ def test_the_store_keeps_when_each_turn_was_adjudicated(
     for it; a bad value is refused in words."""
     from cli_support import run
 
-    from chronicle.campaign import CampaignError
-    from chronicle.runner import adjudication_time
+    from chronicle.campaign.folder import CampaignError
+    from chronicle.turn.runner import adjudication_time
 
     root = tmp_path / "c"
     assert run("new", root, "--ruleset", "dynasty", "--seed", "clock").exit_code == 0

@@ -25,11 +25,11 @@ from gedcom.element.family import FamilyElement
 from gedcom.element.individual import IndividualElement
 from gedcom.parser import Parser
 
-from chronicle import runner
-from chronicle.campaign import load_campaign
-from chronicle.demo import play_turns
-from chronicle.gedcom import MINOR_NOBILITY, surname
-from chronicle.scaffold import scaffold
+from chronicle.archive.gedcom import MINOR_NOBILITY, surname
+from chronicle.campaign.folder import load_campaign
+from chronicle.campaign.scaffold import scaffold
+from chronicle.play.demo import play_turns
+from chronicle.turn import runner
 
 SEED = "gedcom-seed"
 # With the characters GEDCOM escapes or reads as a surname's bounds.

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from test_site_browser import CHROMIUM, DRIVER, MISSING, SHOTS, _served
 
-from chronicle.demo import run_demo
-from chronicle.publish import build_site
+from chronicle.play.demo import run_demo
+from chronicle.site import build_site
 
 pytestmark = [
     pytest.mark.browser,

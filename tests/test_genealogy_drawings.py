@@ -18,10 +18,9 @@ from pathlib import Path
 import pytest
 from bench_support import BENCH
 
-from chronicle.demo import play_turns, run_demo
-from chronicle.publish import build_site
-from chronicle.publish.data import HouseStyle
-from chronicle.publish.genealogy import (
+from chronicle.play.demo import play_turns, run_demo
+from chronicle.site import build_site
+from chronicle.site.genealogy import (
     MAX_WIDTH_PX,
     MIN_TEXT_PX,
     TreeMarriage,
@@ -31,7 +30,8 @@ from chronicle.publish.genealogy import (
     render_genealogies,
     render_svg,
 )
-from chronicle.publish.svgsafe import unsafe
+from chronicle.site.svgsafe import unsafe
+from chronicle.views.data import HouseStyle
 
 SVG = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}"
@@ -568,8 +568,8 @@ def test_item_2_a_drawing_shown_inline_is_checked_and_parsed_alike_by_html() -> 
     page: a drawing that could run script is refused, the XML declaration and
     comments go, and a CDATA section (which HTML and XML read differently) is
     refused rather than guessed at."""
-    from chronicle.publish.errors import PublishError
-    from chronicle.publish.pages import inline_svg
+    from chronicle.site.errors import PublishError
+    from chronicle.site.pages import inline_svg
 
     people = [TreePerson("E1", "Edward <b>", "M", 1239, None, "england", refs={"england": "E1"})]
     svg = render_genealogies(people, [], HOUSES, lambda pid: None).svgs["england.svg"]

@@ -23,13 +23,13 @@ from golden_files import GOLDEN, UPDATE, check_text, check_tree
 from site_fixture import site_files
 
 from adjudicator.dice import SeededDice
-from chronicle import runner
-from chronicle.campaign import load_campaign
-from chronicle.cli import cli
-from chronicle.demo import play_turns
-from chronicle.publish import build_site
-from chronicle.publish.writer import MANIFEST
-from chronicle.scaffold import scaffold
+from chronicle.campaign.folder import load_campaign
+from chronicle.campaign.scaffold import scaffold
+from chronicle.commands.cli import cli
+from chronicle.play.demo import play_turns
+from chronicle.site import build_site
+from chronicle.site.writer import MANIFEST
+from chronicle.turn import runner
 
 SEED = "golden-seed-1"
 

@@ -29,15 +29,15 @@ from dynasty_helpers import (
     write_campaign,
 )
 
+from adjudicator.dynastic.births import run_births
+from adjudicator.dynastic.names import name_key
+from adjudicator.dynastic.people import new_person_id
 from adjudicator.events import Birth
-from adjudicator.rulesets.dynasty.births import run_births
-from adjudicator.rulesets.dynasty.names import name_key
-from adjudicator.rulesets.dynasty.people import new_person_id
 from adjudicator.state import GameState, LentDead, Person, Sex
-from chronicle import runner
-from chronicle.campaign import load_campaign
-from chronicle.store import Store
-from chronicle.storefile import KeptDead, StoreError, dump_snapshot
+from chronicle.campaign.folder import load_campaign
+from chronicle.store.file import KeptDead, StoreError, dump_snapshot
+from chronicle.store.turns import Store
+from chronicle.turn import runner
 
 BOY = (1, 1, 3, 4, 3, 4)
 
@@ -217,7 +217,7 @@ def test_a_turn_played_from_the_lent_state_is_the_turn_played_from_all(
     ruleset = runner.ruleset_of(camp)
     from dynasty_helpers import write_orders
 
-    from chronicle.players.dynasty import dynasty_order_file
+    from chronicle.rulesets.dynastic.player import dynasty_order_file
 
     store = Store.open(camp.store_path)
     try:

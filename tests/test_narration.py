@@ -19,9 +19,9 @@ import pytest
 from babel.messages.pofile import read_po
 
 from adjudicator.events import EVENT_KINDS, Event
+from chronicle.i18n.catalogue import catalog_path, translations
 from chronicle.narration import IN_A_LIFE, SENTENCES, NarrationError, Narrator, says
 from chronicle.narration.narrator import load_all, missing
-from chronicle.publish.i18n import catalog_path, translations
 from chronicle.rulesets import descriptor, ruleset_ids
 
 # Every ruleset's engine, and so (``load_all``) every ruleset's sentences:

@@ -11,8 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.dice import SeededDice
-from adjudicator.orders import MAX_LINE, OrderSheet, parse_orders, visible
-from adjudicator.rulesets.dynasty.orders import (
+from adjudicator.dynastic.orders import (
     ARBITER_GRAMMAR,
     DYNASTY_GRAMMAR,
     BirthOrder,
@@ -21,6 +20,7 @@ from adjudicator.rulesets.dynasty.orders import (
     PayRansomOrder,
     PrisonerOrder,
 )
+from adjudicator.orders import MAX_LINE, OrderSheet, parse_orders, visible
 
 FUZZ = settings(max_examples=150, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])

@@ -13,8 +13,8 @@ import markdown  # type: ignore[import-untyped]
 from click.testing import CliRunner
 from dynasty_helpers import two_houses, write_campaign, write_orders
 
-from chronicle.cli import cli
-from chronicle.escape import md_block, md_code
+from chronicle.commands.cli import cli
+from chronicle.turn.escape import md_block, md_code
 
 HOSTILE = 'birth E1000 attempts `x` <img src=x onerror="alert(1)"> ``` **bold**'
 

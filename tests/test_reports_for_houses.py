@@ -24,9 +24,9 @@ import pytest
 from cli_support import run
 
 from adjudicator.events import EVENT_KINDS
+from chronicle.i18n.catalogue import translations
 from chronicle.narration import SENTENCES
 from chronicle.narration.narrator import FOR_HOUSE, load_all
-from chronicle.publish.i18n import translations
 from chronicle.rulesets import descriptor, ruleset_ids
 
 BASE = "https://chronicles.example.org/archive"

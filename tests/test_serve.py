@@ -26,15 +26,15 @@ import pytest
 from cli_support import serve_process
 from test_site_browser import CHROMIUM, DRIVER, MISSING, browser  # noqa: F401
 
-from chronicle.scaffold import scaffold
-from chronicle.serve import NotServed, site_file
+from chronicle.campaign.scaffold import scaffold
+from chronicle.site.serve import NotServed, site_file
 
 #: Long enough for a build and a turn of the small campaign on a busy machine.
 TIMEOUT = 120.0
 
 
 def _chronicle(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "chronicle.cli", *map(str, args)],
+    return subprocess.run([sys.executable, "-m", "chronicle.commands.cli", *map(str, args)],
                           capture_output=True, text=True, timeout=TIMEOUT, check=False)
 
 

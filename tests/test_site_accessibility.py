@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from site_fixture import build_fixture
 
-from chronicle.publish import build_site
-from chronicle.resources import themes_dir
+from chronicle.campaign.resources import themes_dir
+from chronicle.site import build_site
 
 
 @dataclass

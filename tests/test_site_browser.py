@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from site_fixture import build_fixture
 
-from chronicle.publish import build_site
+from chronicle.site import build_site
 
 SHOTS = Path(__file__).parent / "screenshots"
 

@@ -26,9 +26,9 @@ from site_fixture import (
     unsafe_markup,
 )
 
-from chronicle.publish import build_site
-from chronicle.publish.data import Lineage, load_campaign
-from chronicle.publish.errors import PublishError
+from chronicle.site import build_site
+from chronicle.site.errors import PublishError
+from chronicle.views.data import Lineage, load_campaign
 
 GOLDEN_PAGES = ("fixture-wars/battles/b-2-1/index.html", "fixture-wars/wealth/index.html")
 
@@ -173,8 +173,8 @@ def test_an_unchanged_campaign_is_recognised_without_opening_its_store(
     takes its summary (for the archive's index) from the last build's manifest; a
     campaign that changed is read again, and a manifest without the summary is not
     trusted."""
-    import chronicle.publish.build as publish
-    from chronicle.publish.writer import MANIFEST
+    import chronicle.site.build as publish
+    from chronicle.site.writer import MANIFEST
 
     other = build_fixture(tmp_path / "other", turns=2, slug="second-war", language="fr")
     out = tmp_path / "site"
@@ -321,7 +321,7 @@ def test_a_campaign_whose_cache_cannot_be_written_still_builds(
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise PermissionError("read-only file system")
 
-    monkeypatch.setattr("chronicle.publish.cache.tempfile.mkstemp", refuse)
+    monkeypatch.setattr("chronicle.site.incremental.cache.tempfile.mkstemp", refuse)
     build_site([copy], tmp_path / "site")
     assert site_files(tmp_path / "site") == site_files(site)
     assert not (copy / ".cache/graphviz").exists() or not any((copy / ".cache/graphviz").iterdir())
@@ -347,7 +347,7 @@ def test_a_build_leaves_no_cycle_holding_the_campaign(campaign: Path, tmp_path: 
     import gc
     import weakref
 
-    import chronicle.publish.build as publish
+    import chronicle.site.build as publish
 
     seen: list[weakref.ref[object]] = []
     prepare = publish.prepare
@@ -462,7 +462,7 @@ def test_the_fingerprint_is_taken_while_the_store_is_held_still(
     """The fingerprint a build records runs alongside the load, inside its read
     transaction: no turn can be committed meanwhile, so it is of the state published;
     and its errors are not lost."""
-    import chronicle.publish.build as publish
+    import chronicle.site.build as publish
 
     copy = shutil.copytree(campaign, tmp_path / "fixture-wars")
     seen = []
@@ -489,7 +489,7 @@ def test_a_load_that_fails_stops_the_early_layouts(campaign: Path, tmp_path: Pat
     """A build that fails after the genealogies started leaves no worker behind."""
     from site_fixture import no_child_processes
 
-    from chronicle.publish import genealogy
+    from chronicle.site import genealogy
 
     monkeypatch.setattr(genealogy, "PARALLEL_FROM", 1)
     copy = tmp_path / "fixture-wars"

@@ -7,8 +7,8 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-from chronicle.publish.charts import cash_in_chart, population_chart, wealth_chart
-from chronicle.publish.data import HouseStyle
+from chronicle.site.charts import cash_in_chart, population_chart, wealth_chart
+from chronicle.views.data import HouseStyle
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOUSES = {
@@ -54,8 +54,8 @@ def test_charts_identical_rows_give_byte_identical_svg_across_processes() -> Non
     assert wealth_chart(list(reversed(ROWS)), HOUSES) == here
     code = (
         "import sys\n"
-        "from chronicle.publish.charts import wealth_chart\n"
-        "from chronicle.publish.data import HouseStyle\n"
+        "from chronicle.site.charts import wealth_chart\n"
+        "from chronicle.views.data import HouseStyle\n"
         f"houses = {{k: HouseStyle(*v) for k, v in {[(k, (h.id, h.name, h.color)) for k, h in HOUSES.items()]!r}}}\n"
         f"sys.stdout.write(wealth_chart({ROWS!r}, houses))\n"
     )

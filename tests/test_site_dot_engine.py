@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from chronicle.publish import dot_engine
-from chronicle.publish.data import HouseStyle
-from chronicle.publish.dot_engine import GraphvizError, engine
-from chronicle.publish.genealogy import (
+from chronicle.site import dot_engine
+from chronicle.site.dot_engine import GraphvizError, engine
+from chronicle.site.genealogy import (
     DiagramPart,
     TreeMarriage,
     TreePerson,
@@ -26,6 +25,7 @@ from chronicle.publish.genealogy import (
     graphviz_cache,
     render_svg,
 )
+from chronicle.views.data import HouseStyle
 
 LINUX = sys.platform.startswith("linux")
 
@@ -79,7 +79,7 @@ def test_layout_does_not_depend_on_the_fonts_installed(tmp_path: Path) -> None:
         encoding="utf-8")
     (tmp_path / "dot.txt").write_text(DOT, encoding="utf-8")
     script = ("import sys; from pathlib import Path; "
-              "from chronicle.publish.genealogy import render_svg; "
+              "from chronicle.site.genealogy import render_svg; "
               "sys.stdout.write(render_svg(Path(sys.argv[1]).read_text(encoding='utf-8')))")
     env = {**os.environ, "FONTCONFIG_FILE": str(tmp_path / "fonts.conf")}
     done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "dot.txt")],
@@ -107,6 +107,6 @@ def test_a_forked_worker_makes_its_own_context() -> None:
 def test_missing_libraries_fall_back_to_pygraphviz(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dot_engine, "_library_folders", lambda: [])
     assert dot_engine._load() is None
-    monkeypatch.setattr("chronicle.publish.genealogy.engine", lambda: None)
+    monkeypatch.setattr("chronicle.site.genealogy.engine", lambda: None)
     svg = render_svg(DOT)
     assert "p_E1" in svg and "../people/e1/index.html" in svg

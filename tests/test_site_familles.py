@@ -23,10 +23,16 @@ from site_fixture import broken_links, site_files, unsafe_markup
 
 from adjudicator.rulesets.familles import Familles
 from adjudicator.state import GameState
-from chronicle.demo import run_demo
-from chronicle.publish import build_site
-from chronicle.publish.cardtree import GenerationFill, Look, TableCard, TreeWords, tree_dot
-from chronicle.publish.genealogy import render_svg
+from chronicle.play.demo import run_demo
+from chronicle.rulesets.familles.cardtree import (
+    GenerationFill,
+    Look,
+    TableCard,
+    TreeWords,
+    tree_dot,
+)
+from chronicle.site import build_site
+from chronicle.site.genealogy import render_svg
 
 SEED = "familles-site-test"
 MID = 12

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from test_site_browser import CHROMIUM, DRIVER, MISSING, SHOTS, browser  # noqa: F401
 
-from chronicle.demo import play_turns
-from chronicle.publish import build_site
-from chronicle.publish.traitmarks import DRAWINGS, RING
-from chronicle.resources import ruleset_table
-from chronicle.scaffold import scaffold
+from chronicle.campaign.resources import ruleset_table
+from chronicle.campaign.scaffold import scaffold
+from chronicle.play.demo import play_turns
+from chronicle.rulesets.familles.traitmarks import DRAWINGS, RING
+from chronicle.site import build_site
 
 #: The pack's traits, as the game deals them: id -> (symbol, French name).
 TRAITS = {t["id"]: (t["symbol"], t["name"]["fr"])

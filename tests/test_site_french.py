@@ -15,15 +15,15 @@ import pytest
 # The sentences below tell Blood Royale's events: its engine registers their kinds, as it
 # does in any campaign of it (the narrator loads a ruleset's sentences with its events).
 import adjudicator.rulesets.blood_royale  # noqa: F401
-from chronicle.demo import play_turns
+from chronicle.campaign.scaffold import scaffold
+from chronicle.i18n.catalogue import translations
+from chronicle.i18n.grammar import contract_french, elide_french, finish_french
 from chronicle.narration import Glossary, Narrator
-from chronicle.narration.grammar import contract_french, elide_french, finish_french
-from chronicle.publish import build_site
-from chronicle.publish.data import EventView
-from chronicle.publish.i18n import translations
-from chronicle.publish.inputs import theme_chain
-from chronicle.publish.themes import environment
-from chronicle.scaffold import scaffold
+from chronicle.play.demo import play_turns
+from chronicle.site import build_site
+from chronicle.site.incremental.inputs import theme_chain
+from chronicle.site.themes import environment
+from chronicle.views.data import EventView
 
 GOODS = ("cloth", "food", "gold", "metal", "wine")
 VOWELS = "AEIOUYÀÂÉÈÊËÎÏÔÛaeiouyàâéèêëîïôû"
@@ -237,7 +237,7 @@ def test_french_articles_contract_and_elide(filled: str, said: str) -> None:
 def test_army_counts_agree_on_the_map(armies: int, said: str) -> None:
     """Issue 19, item 4: "1 armée" (and "2 armées"): the map's unit titles count
     armies with the catalogue's plural forms (French: none and one are singular)."""
-    from chronicle.publish.mapsvg import MapLabels
+    from chronicle.rulesets.blood_royale.mapsvg import MapLabels
 
     n_ = translations("fr").ngettext
     words = MapLabels(army_forms=(n_("%(num)s army", "%(num)s armies", 1),
@@ -250,7 +250,7 @@ def test_army_counts_agree_on_the_map(armies: int, said: str) -> None:
 
 def test_dice_phases_and_purposes_are_french() -> None:
     """Issue 19, item 4: the dice page names its rolls in French too."""
-    from chronicle.publish.pages import dice_words
+    from chronicle.site.pages import dice_words
 
     trans = translations("fr")
     p_ = trans.pgettext
@@ -294,8 +294,8 @@ def test_every_public_roll_of_a_played_campaign_is_named_in_french(tmp_path: Pat
     throw without its French fails here."""
     from babel.messages.pofile import read_po
 
-    from chronicle.publish.i18n import catalog_path
-    from chronicle.publish.pages import _NUMBERED
+    from chronicle.i18n.catalogue import catalog_path
+    from chronicle.site.pages import _NUMBERED
 
     with catalog_path("fr").open("rb") as fh:
         catalog = read_po(fh)
@@ -383,7 +383,7 @@ def test_a_bad_french_name_in_a_pack_is_refused_by_file_and_line(line: str, why:
     one is refused as ``file:line: what and why`` (standard 3), never a traceback."""
     import tomllib
 
-    from chronicle.localnames import ContentError, check_names
+    from chronicle.i18n.localnames import ContentError, check_names
 
     text = PACK.format(line=line)
     with pytest.raises(ContentError) as refused:
@@ -395,7 +395,7 @@ def test_a_bad_french_name_in_a_pack_is_refused_by_file_and_line(line: str, why:
 def test_a_french_name_needs_an_english_one() -> None:
     import tomllib
 
-    from chronicle.localnames import ContentError, check_names
+    from chronicle.i18n.localnames import ContentError, check_names
 
     text = '[[house]]\nid = "x"\nname_fr = "Maison X"\n'
     with pytest.raises(ContentError, match=r"^houses.toml:3: .*no English 'name'"):
@@ -466,7 +466,7 @@ def test_a_bad_article_in_a_pack_is_refused_by_file_and_line() -> None:
     anything else is ``file:line: what and why`` (standard 3)."""
     import tomllib
 
-    from chronicle.localnames import ContentError, check_names
+    from chronicle.i18n.localnames import ContentError, check_names
 
     for lines, line, why in [('name_fr = "Normandie"\narticle_fr = "lo"', 9,
                               "article_fr must be one of \"le\", \"la\", \"l’\", \"les\", \"\""),
@@ -512,7 +512,7 @@ def test_every_blood_royale_province_says_its_article() -> None:
     ("en La Falaise", "dans la Falaise"),
 ])
 def test_provinces_take_their_articles_in_french_sentences(filled: str, said: str) -> None:
-    from chronicle.narration.grammar import finishing
+    from chronicle.i18n.grammar import finishing
 
     finish = finishing("fr", {"Normandie": "la", "Anjou": "l’", "Kent": "le", "York": ""})
     assert finish is not None and finish(filled) == said
@@ -574,7 +574,7 @@ def test_a_woman_is_a_cousine_on_the_house_pages_too(language: str, male: bool,
                                                      said: str) -> None:
     """The house pages' succession tables name kin with the same words
     (``kinship_words``): a woman's, where the language has them."""
-    from chronicle.publish.kin import kinship_words
+    from chronicle.views.kin import kinship_words
 
     assert kinship_words(translations(language).gettext, 3, 3, male) == said
 
@@ -615,15 +615,15 @@ def test_the_dynasty_ruleset_s_french_site_names_its_example_houses_in_french(
 def test_a_number_in_words_contracts_and_elides(language: str, ref: str, said: str) -> None:
     """« de le premier fils de Edward » was what the French claims said: the steps
     are filled one into another, each "of" before the next's article."""
-    from chronicle.narration.grammar import FINISHING
-    from chronicle.publish.kin import explain_ref
+    from chronicle.i18n.grammar import FINISHING
+    from chronicle.views.kin import explain_ref
 
     _ = translations(language).gettext
     assert explain_ref(_, ref, False, "Edward", FINISHING.get(language)) == said
 
 
 def test_a_number_from_the_founder_contracts_too() -> None:
-    from chronicle.publish.kin import explain_ref
+    from chronicle.views.kin import explain_ref
 
     assert explain_ref(translations("fr").gettext, "E1a00", False, None, finish_french) == \
         "la première fille du fondateur, E1000"

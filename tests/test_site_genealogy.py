@@ -8,9 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from chronicle.publish.cache import RenderCache, render_cached
-from chronicle.publish.data import HouseStyle
-from chronicle.publish.genealogy import (
+from chronicle.site.genealogy import (
     DiagramPart,
     TreeMarriage,
     TreePerson,
@@ -20,6 +18,8 @@ from chronicle.publish.genealogy import (
     render_genealogies,
     render_svg,
 )
+from chronicle.site.incremental.cache import RenderCache, render_cached
+from chronicle.views.data import HouseStyle
 
 SVG = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}"

@@ -10,8 +10,8 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 from site_fixture import build_fixture
 
-from chronicle.publish import build_site
-from chronicle.publish.i18n import catalog_path, translations
+from chronicle.i18n.catalogue import catalog_path, translations
+from chronicle.site import build_site
 
 ROOT = Path(__file__).resolve().parents[1]
 

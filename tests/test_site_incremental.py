@@ -19,11 +19,13 @@ from pathlib import Path
 import pytest
 from cli_support import run
 
-from chronicle.demo import play_turns
-from chronicle.publish import build as build_module
-from chronicle.publish import build_site, executor, genealogy, inputs, pages
-from chronicle.publish.data import load_campaign
-from chronicle.publish.writer import JOURNAL, MANIFEST
+from chronicle.play.demo import play_turns
+from chronicle.site import build as build_module
+from chronicle.site import build_site, genealogy, pages
+from chronicle.site.incremental import inputs
+from chronicle.site.parallel import executor
+from chronicle.site.writer import JOURNAL, MANIFEST
+from chronicle.views.data import load_campaign
 
 
 def files_of(site: Path) -> dict[str, bytes]:
@@ -245,7 +247,7 @@ def test_the_names_an_event_gives_a_print_come_from_every_field_it_has() -> None
     read field by field: an event view given a new field must be read there too."""
     import dataclasses
 
-    from chronicle.publish.data import EventView
+    from chronicle.views.data import EventView
 
     read = {"turn", "year", "seq", "phase", "kind", "payload", "subjects", "houses"}
     assert {f.name for f in dataclasses.fields(EventView)} == read
@@ -258,7 +260,7 @@ def test_a_new_turn_reads_only_the_realms_of_the_turn_pages_it_renders(
     turn's whole snapshot: the print keeps them with the snapshot's hash, so only
     the pages made again (the new turn's, and the one before, which now links it)
     read a snapshot; the site stays the one a first build makes."""
-    from chronicle.publish import data
+    from chronicle.views import data
 
     campaign, site, _rendered = played
     copy, out = tmp_path / "campaign", tmp_path / "site"

@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from test_site_browser import CHROMIUM, DRIVER, MISSING, SHOTS, browser  # noqa: F401
 
-from chronicle.demo import play_turns
-from chronicle.publish import build_site
-from chronicle.publish.i18n import translations
-from chronicle.publish.kin import kinship_words
-from chronicle.scaffold import scaffold
+from chronicle.campaign.scaffold import scaffold
+from chronicle.i18n.catalogue import translations
+from chronicle.play.demo import play_turns
+from chronicle.site import build_site
+from chronicle.views.kin import kinship_words
 
 VOWELS = "AEIOUYÀÂÉÈÊËÎÏÔÛaeiouyàâéèêëîïôû"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from adjudicator.state import Province, Unit
-from chronicle.publish.data import HouseStyle
-from chronicle.publish.mapsvg import MapBattle, MapLabels, map_svg
+from chronicle.rulesets.blood_royale.mapsvg import MapBattle, MapLabels, map_svg
+from chronicle.views.data import HouseStyle
 
 SVG = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}"
@@ -117,7 +117,7 @@ def test_map_escapes_hostile_text_and_drops_script_links() -> None:
 def test_each_rounds_marches_are_arrows_and_changes_of_control_rings() -> None:
     """Issue 19, item 2: "Each turn's map shows each round's movements as arrows, plus
     battles and changes of control." """
-    from chronicle.publish.mapsvg import ROUND_DASHES, MapChange, MapMove
+    from chronicle.rulesets.blood_royale.mapsvg import ROUND_DASHES, MapChange, MapMove
 
     svg = draw(moves=[MapMove("england", 1, ("middlesex", "kent"), "E1 marched"),
                       MapMove("france", 2, ("normandy", "channel", "kent"), "F2 sailed"),
@@ -144,7 +144,7 @@ def test_each_rounds_marches_are_arrows_and_changes_of_control_rings() -> None:
 
 def test_every_label_on_the_map_is_at_least_10_px() -> None:
     """Issue 19, item 2: "labels at least 10 CSS px" (the page shows the map at its size)."""
-    from chronicle.publish.mapsvg import MapMove
+    from chronicle.rulesets.blood_royale.mapsvg import MapMove
 
     root = ET.fromstring(draw(moves=[MapMove("england", 1, ("middlesex", "kent"))]))
     sizes = {float(t.get("font-size") or 10) for t in root.iter(f"{SVG}text")}
@@ -174,7 +174,7 @@ def test_two_rounds_marching_the_same_leg_show_both_numbers() -> None:
     """Two rounds' marches along the same leg put their numbers on the same spot, so
     that only one could be read (a reviewer found "1" hidden under "2" on a played
     campaign's map): a second round's number moves along the leg, clear of it."""
-    from chronicle.publish.mapsvg import MapMove
+    from chronicle.rulesets.blood_royale.mapsvg import MapMove
 
     svg = draw(moves=[MapMove("england", 1, ("middlesex", "kent")),
                       MapMove("france", 2, ("middlesex", "kent")),

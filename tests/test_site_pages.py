@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 from site_fixture import build_fixture, unsafe_markup
 
-from chronicle.publish.build import prepare
-from chronicle.publish.data import SiteData, load_campaign
-from chronicle.publish.pages import (
+from chronicle.site.build import prepare
+from chronicle.site.pages import (
     BUILDERS,
     build_battles,
     build_home,
@@ -16,6 +15,7 @@ from chronicle.publish.pages import (
     build_turns,
     sanitise_markdown,
 )
+from chronicle.views.data import SiteData, load_campaign
 
 XSS = [
     "<script>alert(1)</script>",
@@ -151,7 +151,7 @@ def test_commentary_is_sanitised(payload: str) -> None:
 def test_the_feed_holds_the_latest_turns_newest_first(data: SiteData,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """A reader polls the feed for news: the latest turns only, the site keeps the rest."""
-    from chronicle.publish import feeds
+    from chronicle.site import feeds
 
     monkeypatch.setattr(feeds, "FEED_TURNS", 3)
     write = FakeWriter()

@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 from site_fixture import build_fixture, no_child_processes, site_files
 
-from chronicle.publish import build_site, executor, genealogy, parallel
-from chronicle.publish.data import HouseStyle
-from chronicle.publish.genealogy import TreeMarriage, TreePerson, render_genealogies
+from chronicle.site import build_site, genealogy
+from chronicle.site.genealogy import TreeMarriage, TreePerson, render_genealogies
+from chronicle.site.parallel import executor
+from chronicle.site.parallel import workers as parallel
+from chronicle.views.data import HouseStyle
 
 pytestmark = pytest.mark.skipif(not executor.can_fork(), reason="needs fork and two cores")
 
@@ -70,9 +72,9 @@ def test_a_page_changed_in_the_helper_process_is_reported(
 
 def test_a_page_that_fails_leaves_no_helper_behind(campaign: Path, tmp_path: Path) -> None:
     """An error in the parent's pages is raised once the helper process is gone."""
-    from chronicle.publish.build import prepare
-    from chronicle.publish.data import load_campaign
-    from chronicle.publish.writer import Writer
+    from chronicle.site.build import prepare
+    from chronicle.site.writer import Writer
+    from chronicle.views.data import load_campaign
 
     def failing(_ctx: object, _write: object) -> None:
         raise RuntimeError("a builder failed")
@@ -186,8 +188,8 @@ def test_issue_15_a_rebuild_shares_the_pages_of_the_living_evenly(campaign: Path
     so the two processes get equal weights of those, not equal runs of people
     (the latest-born half would get nearly all of them); a first build still
     cuts the people into equal runs."""
-    from chronicle.publish.data import load_campaign
-    from chronicle.publish.pages import RENDER_WEIGHT, shares
+    from chronicle.site.pages import RENDER_WEIGHT, shares
+    from chronicle.views.data import load_campaign
 
     data = load_campaign(campaign)
     people = sorted(data.people.values(), key=lambda p: (p.born, p.seq, p.id))
@@ -218,7 +220,7 @@ def test_issue_15_a_rebuild_shares_the_pages_of_the_living_evenly(campaign: Path
 def test_a_rebuild_after_a_new_turn_in_two_processes_is_the_site_of_one(
         campaign: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The weighted cut of a rebuild (above) changes who renders, never the bytes."""
-    from chronicle.demo import play_turns
+    from chronicle.play.demo import play_turns
 
     copy = tmp_path / "fixture-wars"
     shutil.copytree(campaign, copy)

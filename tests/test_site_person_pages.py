@@ -14,10 +14,10 @@ import pytest
 from markupsafe import escape
 from site_fixture import build_fixture
 
-from chronicle.publish import build_site
-from chronicle.publish.data import slugify
-from chronicle.publish.kin import explain_ref, kinship_words
-from chronicle.publish.svgsafe import unsafe
+from chronicle.site import build_site
+from chronicle.site.svgsafe import unsafe
+from chronicle.views.data import slugify
+from chronicle.views.kin import explain_ref, kinship_words
 
 
 def _(text: str) -> str:
@@ -30,7 +30,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any
     campaign = build_fixture(root / "fixture-wars", turns=8)
     build_site([campaign], root / "site")
     exported = subprocess.run(
-        [sys.executable, "-m", "chronicle.cli", "export", str(campaign), "--format", "json"],
+        [sys.executable, "-m", "chronicle.commands.cli", "export", str(campaign), "--format", "json"],
         check=True, capture_output=True, text=True).stdout
     return root / "site" / "fixture-wars", json.loads(exported)
 

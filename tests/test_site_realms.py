@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from site_fixture import build_fixture
 
-from adjudicator.rulesets.dynasty.refs import line_of_succession
-from chronicle.publish import build_site
-from chronicle.publish.data import SiteData, load_campaign
-from chronicle.store import Store
+from adjudicator.dynastic.refs import line_of_succession
+from chronicle.site import build_site
+from chronicle.store.turns import Store
+from chronicle.views.data import SiteData, load_campaign
 
 
 @pytest.fixture(scope="module")

@@ -15,11 +15,11 @@ from pathlib import Path
 from markupsafe import Markup
 
 from adjudicator.events import EVENT_KINDS
+from chronicle.i18n.catalogue import translations
 from chronicle.narration import Glossary, Narrator
 from chronicle.narration.narrator import LEDGER, LEDGER_COLUMNS
-from chronicle.publish.data import EventView, _battles
-from chronicle.publish.i18n import translations
-from chronicle.publish.pages import battle_title
+from chronicle.site.pages import battle_title
+from chronicle.views.data import EventView, _battles
 
 SITE = Path(__file__).parent / "golden" / "reference-site" / "blood-royale"
 TURN_1 = SITE / "turns" / "turn-001" / "index.html"
@@ -217,7 +217,7 @@ def test_dice_pages_say_numbered_phases_in_words() -> None:
 def test_dice_pages_name_the_provinces_and_houses_rolled_for() -> None:
     """An unrest roll names its province ("East Anglia"), an event die links its
     house by name; the engine records only their ids ("east-anglia", "england")."""
-    from chronicle.resources import ruleset_table
+    from chronicle.campaign.resources import ruleset_table
 
     provinces = {p["id"]: p["name"] for p in ruleset_table("blood-royale", "world.toml")["province"]}
     houses = {h["id"] for h in ruleset_table("blood-royale", "houses.toml")["house"]}

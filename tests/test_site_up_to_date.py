@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from site_fixture import build_fixture
 
-from chronicle.publish import build_site, inputs
-from chronicle.publish.inputs import MANIFEST, up_to_date
+from chronicle.site import build_site
+from chronicle.site.incremental import inputs
+from chronicle.site.incremental.inputs import MANIFEST, up_to_date
 
 
 @pytest.fixture(scope="module")

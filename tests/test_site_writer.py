@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from chronicle.publish.errors import PublishError
-from chronicle.publish.writer import JOURNAL, MANIFEST, Writer
+from chronicle.site.errors import PublishError
+from chronicle.site.writer import JOURNAL, MANIFEST, Writer
 
 
 def test_writer_refuses_a_path_outside_the_site(tmp_path: Path) -> None:
@@ -97,7 +97,7 @@ def test_writer_writes_every_byte_when_the_system_takes_them_in_pieces(
     Folders several levels deep that do not exist yet are made on the way."""
     import os
 
-    from chronicle.publish import writer as writer_module
+    from chronicle.site import writer as writer_module
 
     real_write = os.write
     calls = []

@@ -16,18 +16,18 @@ from pathlib import Path
 import pytest
 from dynasty_helpers import ROOT, play_turns, store_dump, two_houses, write_campaign
 
-import chronicle.store as store_module
-from chronicle import runner
-from chronicle.campaign import load_campaign
-from chronicle.export import export_json
-from chronicle.store import Store
+import chronicle.store.turns as store_module
+from chronicle.archive.export import export_json
+from chronicle.campaign.folder import load_campaign
+from chronicle.store.turns import Store
+from chronicle.turn import runner
 
 KILL_MID_COMMIT = """
 import os, signal, sys
 from pathlib import Path
-import chronicle.store as store
-from chronicle import runner
-from chronicle.campaign import load_campaign
+import chronicle.store.turns as store
+from chronicle.turn import runner
+from chronicle.campaign.folder import load_campaign
 
 real = store._insert_events
 
@@ -52,7 +52,7 @@ def _next_orders(root: Path) -> None:
     """Write the next turn's order files without adjudicating."""
     from dynasty_helpers import write_orders
 
-    from chronicle.players.dynasty import dynasty_order_file
+    from chronicle.rulesets.dynastic.player import dynasty_order_file
 
     camp = load_campaign(root)
     state = runner.current_state(camp, runner.ruleset_of(camp))
@@ -212,19 +212,19 @@ def test_a_snapshot_decodes_to_the_state_it_was_made_from() -> None:
 def test_the_plain_reader_reads_columns_the_tables_declare() -> None:
     """Issue 15 ("each command imports only what it uses"): the store is read and
     written with plain SQL; every column it reads is one the tables declare
-    (``chronicle.models``), the fields it keeps as they are are exactly the
+    (``chronicle.store.models``), the fields it keeps as they are are exactly the
     tables' columns, and so are those the site's person view copies."""
     from sqlmodel import SQLModel
 
-    import chronicle.models  # noqa: F401  # the declarations
-    from chronicle.publish.data import PERSON_STORED
-    from chronicle.storefile import (
+    import chronicle.store.models  # noqa: F401  # the declarations
+    from chronicle.store.file import (
         HOUSE_FIELDS,
         MARRIAGE_FIELDS,
         PERSON_FIELDS,
         READ_COLUMNS,
         UNIT_FIELDS,
     )
+    from chronicle.views.data import PERSON_STORED
 
     tables = {t.name: [c.name for c in t.columns] for t in SQLModel.metadata.sorted_tables}
     for table, columns in READ_COLUMNS.items():
@@ -237,7 +237,7 @@ def test_the_plain_reader_reads_columns_the_tables_declare() -> None:
     assert sorted(PERSON_STORED) == sorted(PERSON_FIELDS)
 
 
-#: ``chronicle.schema.digest()`` at each ``SCHEMA_VERSION``.
+#: ``chronicle.store.schema.digest()`` at each ``SCHEMA_VERSION``.
 SCHEMA_DIGESTS = {1: "7f2d8216c2a664ea9717421d57d59f651c115d74704cc0b6872ccc82df62cc3b"}
 
 
@@ -245,8 +245,8 @@ def test_the_schema_version_is_raised_with_any_change_to_the_tables() -> None:
     """A store stamped with this version's ``SCHEMA_VERSION`` is opened without
     being compared with the declarations: were they changed without raising it,
     a store made before would lack what this version writes."""
-    from chronicle.schema import digest
-    from chronicle.storefile import SCHEMA_VERSION
+    from chronicle.store.file import SCHEMA_VERSION
+    from chronicle.store.schema import digest
 
     assert digest() == SCHEMA_DIGESTS[SCHEMA_VERSION], (
         "the tables' declarations changed: raise storefile.SCHEMA_VERSION, and record "
@@ -261,8 +261,8 @@ def test_a_store_is_made_with_the_tables_declared_and_stamped(tmp_path: Path) ->
     from sqlalchemy import create_engine
     from sqlmodel import SQLModel
 
-    import chronicle.models  # noqa: F401
-    from chronicle.storefile import SCHEMA_VERSION
+    import chronicle.store.models  # noqa: F401
+    from chronicle.store.file import SCHEMA_VERSION
 
     root = _campaign(tmp_path)
     reference = tmp_path / "reference.sqlite"
@@ -289,8 +289,8 @@ def test_the_plain_reader_refuses_a_foreign_file_and_a_busy_store(
     one-line refusals as from the store's own opening (``StoreError``)."""
     import sqlite3
 
-    import chronicle.storefile as storefile
-    from chronicle.storefile import BUSY, StoreError, reading
+    import chronicle.store.file as storefile
+    from chronicle.store.file import BUSY, StoreError, reading
 
     foreign = tmp_path / "chronicle.sqlite"
     foreign.write_bytes(b"not a database at all, " * 100)

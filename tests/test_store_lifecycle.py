@@ -22,19 +22,19 @@ import pytest
 from cli_support import run
 from dynasty_helpers import ROOT, play_turns, store_dump, two_houses, write_campaign, write_orders
 
-import chronicle.reports as reports_module
-from chronicle import runner
-from chronicle.campaign import load_campaign
-from chronicle.players.dynasty import dynasty_order_file
-from chronicle.store import Store, StoreError
-from chronicle.storefile import SCHEMA_VERSION, dump_snapshot
+import chronicle.turn.reports as reports_module
+from chronicle.campaign.folder import load_campaign
+from chronicle.rulesets.dynastic.player import dynasty_order_file
+from chronicle.store.file import SCHEMA_VERSION, dump_snapshot
+from chronicle.store.turns import Store, StoreError
+from chronicle.turn import runner
 
 PAUSE_BEFORE_COMMIT = """
 import sys, time
 from pathlib import Path
-from chronicle import runner
-from chronicle.campaign import load_campaign
-from chronicle.store import Store
+from chronicle.turn import runner
+from chronicle.campaign.folder import load_campaign
+from chronicle.store.turns import Store
 
 root, ready, go = (Path(a) for a in sys.argv[1:4])
 real = Store.commit_turn
@@ -53,8 +53,8 @@ KILL_IN = """
 import os, signal, sys
 from pathlib import Path
 import {module} as target
-from chronicle import runner
-from chronicle.campaign import load_campaign
+from chronicle.turn import runner
+from chronicle.campaign.folder import load_campaign
 
 real = target.{name}
 calls = []
@@ -155,7 +155,7 @@ def test_a_first_turn_killed_mid_commit_leaves_no_store(tmp_path: Path) -> None:
     Store creation and the first turn are atomic: no store, or a usable one."""
     root = write_campaign(tmp_path / "camp", two_houses())
     _next_orders(root)
-    _kill_in(root, "chronicle.store", "_insert_events", after=1)
+    _kill_in(root, "chronicle.store.turns", "_insert_events", after=1)
     assert not (root / "chronicle.sqlite").exists()
     assert run("check", root).exit_code in (0, 1)
     result = run("adjudicate", root, "--yes")
@@ -197,7 +197,7 @@ def test_reports_lost_to_a_kill_after_the_commit_are_written_by_the_next_command
     twin = tmp_path / "twin"
     subprocess.run(["cp", "-a", str(root), str(twin)], check=True)
     runner.adjudicate(load_campaign(twin))  # the same turn, uninterrupted
-    _kill_in(root, "chronicle.reports", "write_inside", after=1)
+    _kill_in(root, "chronicle.turn.reports", "write_inside", after=1)
     assert Store.open(root / "chronicle.sqlite").last_turn() == 2
     assert len(list((root / "reports" / "turn-002").glob("*.md"))) == 1
     checked = run("check", root)
@@ -491,11 +491,11 @@ def test_a_read_only_campaign_folder_is_still_checked_previewed_and_archived(
     """Commands that only read work on a campaign folder nobody can write (an
     archivist's copy): `check` and `preview` wanted to make the lock file, to
     finish an interrupted turn's reports first, and `archive` took the lock; all
-    three stopped at ".chronicle.lock: Permission denied"."""
+    three stopped at ".chronicle.store.lock: Permission denied"."""
     root = _campaign(tmp_path, 1)
     _next_orders(root)
     before = store_dump(root / "chronicle.sqlite")
-    lock = root / ".chronicle.lock"
+    lock = root / ".chronicle.store.lock"
     if lock.exists():
         immutable(lock)
     immutable(root)

@@ -14,7 +14,7 @@ import pytest
 from br_support import play
 
 from chronicle.narration.plain import ReportTeller, plain_sentences
-from chronicle.store import Store
+from chronicle.store.turns import Store
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -34,9 +34,9 @@ def test_adjudicate_prints_the_chronicle_its_reports_told(tmp_path: Path) -> Non
     from cli_support import run
     from dynasty_helpers import play_turns, two_houses, write_campaign, write_orders
 
-    from chronicle import runner
-    from chronicle.campaign import load_campaign
-    from chronicle.players.dynasty import dynasty_order_file
+    from chronicle.campaign.folder import load_campaign
+    from chronicle.rulesets.dynastic.player import dynasty_order_file
+    from chronicle.turn import runner
 
     spec = two_houses()
     # A name Markdown would mark up: the reports escape it, the terminal does not.

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from cli_support import run
 
-from chronicle.demo import run_demo
+from chronicle.play.demo import run_demo
 
 SEED = "trust-SECRET-SEED-0c41"
 

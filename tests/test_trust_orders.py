@@ -25,10 +25,10 @@ from dynasty_helpers import (
 )
 
 from adjudicator.dice import SeededDice
+from adjudicator.dynastic.births import run_births
 from adjudicator.events import Notice
-from adjudicator.rulesets.dynasty.births import run_births
-from chronicle import runner
-from chronicle.campaign import load_campaign
+from chronicle.campaign.folder import load_campaign
+from chronicle.turn import runner
 
 INVISIBLE = ("\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
              "\u2060\u00ad\ufeff\u3164\u034f\ufe0f")

@@ -18,14 +18,14 @@ from cli_support import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chronicle.demo import play_turns, run_demo
-from chronicle.publish import build as build_module
-from chronicle.publish.data import HouseStyle, load_campaign
-from chronicle.publish.errors import PublishError
-from chronicle.publish.genealogy import TreeMarriage, TreePerson, fill_lives, render_genealogies
-from chronicle.publish.svgsafe import CheckedSvg, accepted, checked, unsafe
-from chronicle.publish.writer import JOURNAL, MANIFEST
-from chronicle.scaffold import scaffold
+from chronicle.campaign.scaffold import scaffold
+from chronicle.play.demo import play_turns, run_demo
+from chronicle.site import build as build_module
+from chronicle.site.errors import PublishError
+from chronicle.site.genealogy import TreeMarriage, TreePerson, fill_lives, render_genealogies
+from chronicle.site.svgsafe import CheckedSvg, accepted, checked, unsafe
+from chronicle.site.writer import JOURNAL, MANIFEST
+from chronicle.views.data import HouseStyle, load_campaign
 
 SEED = "site-trust-seed"
 

@@ -22,12 +22,12 @@ from markupsafe import Markup
 
 from adjudicator.events import EVENT_KINDS
 from adjudicator.state import GameState
-from chronicle.demo import run_demo
-from chronicle.publish.build import prepare, summarise
-from chronicle.publish.data import EventView, MapSource, SiteData, load_campaign
-from chronicle.publish.pages import SiteContext, campaign_wide
-from chronicle.publish.plugin import plugin_for
-from chronicle.store import load_snapshot
+from chronicle.play.demo import run_demo
+from chronicle.site.build import prepare, summarise
+from chronicle.site.pages import SiteContext, campaign_wide
+from chronicle.site.plugin import plugin_for
+from chronicle.store.turns import load_snapshot
+from chronicle.views.data import EventView, MapSource, SiteData, load_campaign
 
 LEAVES = (str, bytes, int, float, bool, type(None), Markup)
 

@@ -15,8 +15,8 @@ from email.headerregistry import Address
 from email.utils import getaddresses, parseaddr
 from typing import Any
 
-from chronicle.campaign import Campaign, CampaignError, read_toml_text
-from chronicle.spec_check import locate
+from chronicle.campaign.folder import Campaign, CampaignError, read_toml_text
+from chronicle.campaign.spec import locate
 
 CONTACTS_FILE = "contacts.toml"
 SECURITY = ("starttls", "ssl", "none")

@@ -26,13 +26,13 @@ from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
-from chronicle import runner
-from chronicle.campaign import Campaign, CampaignError, read_input, write_inside
-from chronicle.lock import campaign_lock
+from chronicle.campaign.folder import Campaign, CampaignError, read_input, write_inside
+from chronicle.i18n.words import Say, as_written, words
 from chronicle.mail.contacts import load_contacts
 from chronicle.mail.extract import Filed, Refusal, read_message, sender_of
 from chronicle.mail.outbox import new_message, queue, write_private
-from chronicle.words import Say, as_written, words
+from chronicle.store.lock import campaign_lock
+from chronicle.turn import runner
 
 MAIL = "mail"
 INDEX = "index.json"

@@ -14,7 +14,7 @@ from email.parser import BytesParser
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
-from chronicle.campaign import CampaignError, check_folder_inside
+from chronicle.campaign.folder import CampaignError, check_folder_inside
 
 OUTBOX = "outbox"
 SENT = "sent"

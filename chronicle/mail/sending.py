@@ -23,9 +23,8 @@ from email.utils import getaddresses
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chronicle import runner
-from chronicle.campaign import Campaign, CampaignError, read_inside
-from chronicle.lock import campaign_lock
+from chronicle.campaign.folder import Campaign, CampaignError, read_inside
+from chronicle.i18n.words import Say, as_written
 from chronicle.mail.contacts import Contacts, Smtp, load_contacts, normal_address
 from chronicle.mail.outbox import (
     is_queued,
@@ -37,11 +36,12 @@ from chronicle.mail.outbox import (
     read_queued,
     sent_dir,
 )
-from chronicle.reports import report_subject, template_for
-from chronicle.words import Say, as_written
+from chronicle.store.lock import campaign_lock
+from chronicle.turn import runner
+from chronicle.turn.reports import report_subject, template_for
 
 if TYPE_CHECKING:
-    from chronicle.store import Store
+    from chronicle.store.turns import Store
 
 TIMEOUT = 60
 _REPORT = re.compile(r"report-turn-(\d{3})-([0-9a-f]{12})-.+\.eml")

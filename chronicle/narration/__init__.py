@@ -3,8 +3,8 @@
 ``narrator`` holds the ``Narrator`` and the registry of sentences; each
 ruleset's module below fills the registry for its own event classes, and
 ``plain`` tells a turn's events as text for the reports and the terminal.
-The common events' sentences (``dynasty``) load with this package; a
-ruleset's own, the first time one of its events is told (``event_class``).
+A ruleset's sentences load the first time one of its events is told
+(``event_class``): its descriptor names them (``Descriptor.sentences``).
 Importing this package checks the registry for the engines loaded so far:
 a public event class without a sentence fails here, not on a page
 (tests/test_narration.py checks every ruleset's).
@@ -12,8 +12,6 @@ a public event class without a sentence fails here, not on a page
 
 from __future__ import annotations
 
-# Imported for what it does: it fills SENTENCES with the common events' sentences.
-from chronicle.narration import dynasty  # noqa: F401
 from chronicle.narration.narrator import (
     IN_A_LIFE,
     ROOT,

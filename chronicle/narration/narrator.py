@@ -16,7 +16,6 @@ links, a report strips them (``plain``).
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -24,7 +23,8 @@ from typing import Any, Protocol
 from markupsafe import Markup, escape
 
 from adjudicator.events import EVENT_KINDS, Event
-from chronicle.narration.grammar import finishing, in_sentence
+from chronicle.i18n.grammar import finishing, in_sentence
+from chronicle.rulesets import sentences_for
 
 Gettext = Callable[[str], str]
 NGettext = Callable[[str, str, int], str]
@@ -38,7 +38,7 @@ class NarrationError(LookupError):
 
 
 class Tellable(Protocol):
-    """What the narrator reads of an event (``chronicle.publish.data.EventView`` fits)."""
+    """What the narrator reads of an event (``chronicle.views.data.EventView`` fits)."""
 
     @property
     def turn(self) -> int: ...
@@ -218,28 +218,17 @@ def _enter(cls: type[Event], sentence: Sentence | None) -> None:
     SENTENCES[cls] = sentence
 
 
-def _narration_module(cls: type[Event]) -> str | None:
-    """The module telling a ruleset's own events: ``chronicle.narration.<name>``
-    for classes of ``adjudicator.rulesets.<name>``; None for the others (the
-    common events are told by ``dynasty``, always loaded)."""
-    parts = cls.__module__.split(".")
-    if parts[:2] != ["adjudicator", "rulesets"] or len(parts) < 3:
-        return None
-    name = f"chronicle.narration.{parts[2]}"
-    return name if importlib.util.find_spec(name) is not None else None
-
-
 def event_class(kind: str) -> type[Event] | None:
     """The class of events of ``kind``, its ruleset's sentences loaded.
 
     A ruleset's sentences are imported the first time one of its events is
-    told: importing them imports its engine, which a command telling another
-    ruleset's campaign does without (a fifth of ``adjudicate``'s start-up).
+    told (its descriptor names them: ``Descriptor.sentences``): importing
+    them imports its engine, which a command telling another ruleset's
+    campaign does without (a fifth of ``adjudicate``'s start-up).
     """
     cls = EVENT_KINDS.get(kind)
     if cls is not None and cls not in SENTENCES:
-        module = _narration_module(cls)
-        if module is not None:
+        for module in sentences_for(cls.__module__):
             importlib.import_module(module)
     return cls
 

@@ -23,8 +23,8 @@ from markupsafe import Markup
 
 from adjudicator.events import Event
 from adjudicator.state import GameState
-from chronicle.escape import md_escape
-from chronicle.localnames import NO_NAMES, LocalNames
+from chronicle.i18n.catalogue import translations
+from chronicle.i18n.localnames import NO_NAMES, LocalNames
 from chronicle.narration.narrator import (
     FOR_HOUSE,
     ROOT,
@@ -36,8 +36,8 @@ from chronicle.narration.narrator import (
     event_class,
     label_ref,
 )
-from chronicle.publish.i18n import translations
-from chronicle.publish.inputs import slugify
+from chronicle.site.incremental.inputs import slugify
+from chronicle.turn.escape import md_escape
 
 _TAG = re.compile(r"<[^>]*>")
 # The narrator's links: ROOT, then the page's path inside the campaign's folder.
@@ -98,7 +98,7 @@ def _narrator(state: GameState, language: str, events: list[Event],
 def battle_pages(events: Iterable[Event], provinces: Mapping[str, str],
                  gettext: Any) -> dict[str, tuple[str, str]]:
     """The turn's battles: id -> (the slug of its page, its title), as the site names
-    them (``chronicle.publish.data``: a page per battle id, its slug the id's; two
+    them (``chronicle.views.data``: a page per battle id, its slug the id's; two
     battles of a turn in one province are told apart by round, else by number)."""
     fought = [e.payload() for e in events if e.kind == "battle"]
     places: dict[str, list[dict[str, Any]]] = defaultdict(list)

@@ -23,9 +23,9 @@ from chronicle.rulesets.base import (
 
 # Ruleset id -> the module defining its ``DESCRIPTOR``, imported on first use.
 _REGISTRY: dict[str, str] = {
-    "dynasty": "chronicle.rulesets.dynasty",
-    "blood-royale": "chronicle.rulesets.blood_royale",
-    "familles": "chronicle.rulesets.familles",
+    "dynasty": "chronicle.rulesets.dynasty.descriptor",
+    "blood-royale": "chronicle.rulesets.blood_royale.descriptor",
+    "familles": "chronicle.rulesets.familles.descriptor",
 }
 _LOADED: dict[str, Descriptor] = {}
 #: What ``chronicle new`` and ``chronicle demo`` play when not told.
@@ -63,10 +63,22 @@ def unregister(ruleset_id: str) -> None:
     _LOADED.pop(ruleset_id, None)
 
 
+def sentences_for(event_module: str) -> tuple[str, ...]:
+    """The modules that tell the events defined in ``event_module``, as the
+    registered rulesets' descriptors name them (``Descriptor.sentences``)."""
+    found: dict[str, None] = {}
+    for rid in ruleset_ids():
+        for package, module in descriptor(rid).sentences.items():
+            if event_module == package or event_module.startswith(package + "."):
+                found[module] = None
+    return tuple(found)
+
+
 def all_worlds() -> tuple[str, ...]:
     """Every content pack of every ruleset, each once, in order."""
     return tuple(dict.fromkeys(w for rid in ruleset_ids() for w in descriptor(rid).worlds))
 
 
 __all__ = ["DEFAULT", "Calendar", "Descriptor", "Moves", "RulesetError", "Triple", "Years",
-           "all_worlds", "descriptor", "load_object", "register", "ruleset_ids", "unregister"]
+           "all_worlds", "descriptor", "load_object", "register", "ruleset_ids",
+           "sentences_for", "unregister"]

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from adjudicator.dice import Roll
     from adjudicator.rulesets.base import Ruleset
     from adjudicator.state import GameState
-    from chronicle.localnames import LocalNames
+    from chronicle.i18n.localnames import LocalNames
 
 
 #: A public event as the export sees it: (turn, kind, payload).
@@ -90,7 +90,7 @@ class Descriptor(ABC):
     summary: ClassVar[str]
     #: The engine's ruleset class, as ``module:Class``.
     engine_class: ClassVar[str]
-    #: The site's plug-in (a ``chronicle.publish.plugin.SitePlugin``), as ``module:NAME``.
+    #: The site's plug-in (a ``chronicle.site.plugin.SitePlugin``), as ``module:NAME``.
     site: ClassVar[str]
     calendar: ClassVar[Calendar]
     #: The content packs a campaign may choose with ``world``; the first is the default.
@@ -99,6 +99,10 @@ class Descriptor(ABC):
     demo_turns: ClassVar[int]
     #: Whether ``chronicle simulate`` can balance it (its statistics are a dynasty's).
     simulates: ClassVar[bool] = False
+    #: Who tells which events: an engine package (the events' module, or a
+    #: package above it) mapped to the module of their sentences, imported the
+    #: first time one of them is told (``chronicle.narration``).
+    sentences: ClassVar[Mapping[str, str]] = {}
 
     def engine_type(self) -> type[Ruleset]:
         """The engine's ruleset class (its declarations need no rules tables)."""
@@ -161,6 +165,6 @@ class Descriptor(ABC):
     def local_names(self, spec: Mapping[str, Any], language: str) -> LocalNames:
         """The content pack's names of the campaign's houses and provinces in
         ``language`` (``name_fr``...), for what is read in that language."""
-        from chronicle.localnames import NO_NAMES
+        from chronicle.i18n.localnames import NO_NAMES
 
         return NO_NAMES

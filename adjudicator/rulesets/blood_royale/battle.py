@@ -61,6 +61,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from adjudicator.dynastic.capture import capture_commanders, take_prisoner
+from adjudicator.dynastic.command import unit_command_value, unit_key
+from adjudicator.dynastic.people import kill
 from adjudicator.errors import RulesDataError
 from adjudicator.events import Event
 from adjudicator.rulesets.base import TurnContext, typed_tables
@@ -82,9 +85,6 @@ from adjudicator.rulesets.blood_royale.world import (
     sides_in,
     unit_side,
 )
-from adjudicator.rulesets.dynasty.capture import capture_commanders, take_prisoner
-from adjudicator.rulesets.dynasty.command import unit_command_value, unit_key
-from adjudicator.rulesets.dynasty.people import kill
 from adjudicator.state import GameState, Province, Unit
 
 

@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from adjudicator.dynastic.lookup import find_dynasty
 from adjudicator.errors import RulesDataError
 from adjudicator.messages import msg
 from adjudicator.orders import Cursor, Grammar, Order, OrderSheet, OrderSyntaxError
@@ -49,7 +50,6 @@ from adjudicator.rulesets.blood_royale.world import (
     find_province,
     passage_allowed,
 )
-from adjudicator.rulesets.dynasty.lookup import find_dynasty
 from adjudicator.state import GameState, Unit
 
 EVERYONE = "everyone"

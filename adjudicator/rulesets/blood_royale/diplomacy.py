@@ -21,6 +21,7 @@ gifts, payments and binding exchanges.
 
 from __future__ import annotations
 
+from adjudicator.dynastic.lookup import find_dynasty
 from adjudicator.messages import house_name, msg
 from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext
@@ -50,7 +51,6 @@ from adjudicator.rulesets.blood_royale.world import (
     find_province,
     set_passage,
 )
-from adjudicator.rulesets.dynasty.lookup import find_dynasty
 from adjudicator.state import Counter, GameState
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from adjudicator.dynastic.survival import survival_roll
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.counters import new_counter
 from adjudicator.rulesets.blood_royale.events import (
@@ -31,7 +32,6 @@ from adjudicator.rulesets.blood_royale.world import (
     productive,
     unit_side,
 )
-from adjudicator.rulesets.dynasty.survival import survival_roll
 from adjudicator.state import Person, Province
 
 Handler = Callable[[TurnContext, BRTurn, str, int], str | None]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from adjudicator.rulesets.dynasty.command import unit_command_value
+from adjudicator.dynastic.command import unit_command_value
 from adjudicator.state import GameState
 
 BATTLE_KIND = "battle"

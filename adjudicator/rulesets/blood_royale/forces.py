@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.dynastic.command import capacity
 from adjudicator.events import UnitsDisbanded
 from adjudicator.messages import house_id, house_name, msg, unit_type_name
 from adjudicator.rulesets.base import TurnContext
@@ -19,7 +20,6 @@ from adjudicator.rulesets.blood_royale.events import UnitsMerged, UnitSplit
 from adjudicator.rulesets.blood_royale.orders import DisbandOrder, MergeOrder, SplitOrder
 from adjudicator.rulesets.blood_royale.tables import br_rules
 from adjudicator.rulesets.blood_royale.world import br_data
-from adjudicator.rulesets.dynasty.command import capacity
 from adjudicator.state import GameState, Unit
 
 _UNIT_ID = re.compile(r"^([A-Z])-([1-9][0-9]{0,3})$")

@@ -14,6 +14,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.dice import Dice
+from adjudicator.dynastic.orders import DYNASTY_GRAMMAR
+from adjudicator.dynastic.phase import ARBITER
+from adjudicator.dynastic.ruleset import DynasticRuleset
+from adjudicator.dynastic.succession import settle_successions
 from adjudicator.orders import Grammar, Order, OrderSheet
 from adjudicator.rulesets.base import Gettext, TurnContext
 from adjudicator.rulesets.blood_royale import battle
@@ -43,10 +47,6 @@ from adjudicator.rulesets.blood_royale.template import blood_royale_template
 from adjudicator.rulesets.blood_royale.turnstate import br_turn
 from adjudicator.rulesets.blood_royale.validation import validate_blood_royale
 from adjudicator.rulesets.blood_royale.wealth import wealth_rules
-from adjudicator.rulesets.dynasty.orders import DYNASTY_GRAMMAR
-from adjudicator.rulesets.dynasty.phase import ARBITER
-from adjudicator.rulesets.dynasty.ruleset import DynastyRuleset
-from adjudicator.rulesets.dynasty.succession import settle_successions
 from adjudicator.state import GameState
 
 
@@ -61,7 +61,7 @@ def build_grammar() -> Grammar:
 BLOOD_ROYALE_GRAMMAR = build_grammar()
 
 
-class BloodRoyaleRuleset(DynastyRuleset):
+class BloodRoyaleRuleset(DynasticRuleset):
     id = RULESET_ID
     grammar: Grammar = BLOOD_ROYALE_GRAMMAR
     arbiter_grammar: Grammar = BR_ARBITER_GRAMMAR

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.dynastic.orders import ARBITER_GRAMMAR
 from adjudicator.events import Ruling
 from adjudicator.messages import house_name, msg, province_name
 from adjudicator.orders import Cursor, Grammar, Order
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.world import LAND, find_province
-from adjudicator.rulesets.dynasty.orders import ARBITER_GRAMMAR
 from adjudicator.state import GameState
 
 

@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adjudicator.dice import Dice
+from adjudicator.dynastic.people import dynasty_rules, name_list, slugify
+from adjudicator.dynastic.setup import HOUSE_KEYS, build_state
 from adjudicator.errors import SetupError
 from adjudicator.rulesets.blood_royale.tables import br_rules
 from adjudicator.rulesets.blood_royale.world import (
@@ -30,8 +32,6 @@ from adjudicator.rulesets.blood_royale.world import (
     kingdom_by_letter,
     provinces_from_world,
 )
-from adjudicator.rulesets.dynasty.people import dynasty_rules, name_list, slugify
-from adjudicator.rulesets.dynasty.setup import HOUSE_KEYS, build_state
 from adjudicator.state import GameState, Sex
 
 RULESET_ID = "blood-royale"

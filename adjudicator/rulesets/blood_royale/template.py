@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.dynastic.lookup import label
+from adjudicator.dynastic.template import dynasty_template
 from adjudicator.rulesets.base import Gettext, same
 from adjudicator.rulesets.blood_royale.battle_orders import standing_order_lines
 from adjudicator.rulesets.blood_royale.forces import army_pool
@@ -26,8 +28,6 @@ from adjudicator.rulesets.blood_royale.world import (
     productive,
     unit_side,
 )
-from adjudicator.rulesets.dynasty.lookup import label
-from adjudicator.rulesets.dynasty.template import dynasty_template
 from adjudicator.state import GameState
 
 

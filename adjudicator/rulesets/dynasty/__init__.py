@@ -1,4 +1,5 @@
-"""RULES.md Part A: births, numbers, deaths, epidemics, succession, marriage, command."""
+"""The ``dynasty`` ruleset: RULES.md Part A alone (the rules themselves are the
+``adjudicator.dynastic`` library)."""
 
 from adjudicator.rulesets.dynasty.ruleset import DynastyRuleset
 

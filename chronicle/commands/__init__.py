@@ -1,0 +1,1 @@
+"""The ``chronicle`` command line: click wiring over the public API."""

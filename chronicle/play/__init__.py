@@ -1,0 +1,1 @@
+"""Games played by built-in players: ``chronicle demo`` and ``chronicle simulate``."""

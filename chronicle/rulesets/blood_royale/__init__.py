@@ -1,0 +1,1 @@
+"""``blood-royale``: docs/rules.md Parts A and B: descriptor, built-in player, sentences, map."""

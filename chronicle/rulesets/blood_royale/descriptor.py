@@ -1,0 +1,88 @@
+"""``blood-royale``: RULES.md Parts A and B, with its content packs (worlds)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from chronicle.campaign.resources import ruleset_table, rulesets_dir
+from chronicle.rulesets.base import Triple
+from chronicle.rulesets.dynastic.descriptor import DynasticDescriptor
+
+if TYPE_CHECKING:
+    from adjudicator.state import GameState
+    from chronicle.i18n.localnames import LocalNames
+
+#: The shared tables of every world (the world's map and houses come from its pack).
+_SHARED = "blood-royale"
+
+
+class BloodRoyaleDescriptor(DynasticDescriptor):
+    id = "blood-royale"
+    summary = "RULES.md Parts A and B: dynasties at war, trading goods for crowns"
+    engine_class = "adjudicator.rulesets.blood_royale:BloodRoyaleRuleset"
+    worlds = ("blood-royale", "westeros")
+    demo_turns = 21
+    sentences: ClassVar[Mapping[str, str]] = {
+        **DynasticDescriptor.sentences,
+        "adjudicator.rulesets.blood_royale": "chronicle.rulesets.blood_royale.narration"}
+
+    def rules(self, spec: Mapping[str, Any]) -> dict[str, Any]:
+        rules = super().rules(spec)
+        pack = self.world(spec)
+        assert pack is not None  # a ruleset with worlds always has one
+        rules["world"] = ruleset_table(pack, "world.toml")
+        rules["houses"] = ruleset_table(pack, "houses.toml")
+        if "unit_types" in rules["world"]:
+            rules["unit_types"] = rules["world"]["unit_types"]
+        for part in sorted((rulesets_dir() / _SHARED).glob("*.toml")):
+            if part.stem not in ("world", "houses"):
+                rules[part.stem] = ruleset_table(_SHARED, part.name)
+        return rules
+
+    def campaign_spec(self, world: str | None) -> dict[str, Any]:
+        pack = world or self.worlds[0]
+        kingdoms = {k["id"]: k for k in ruleset_table(pack, "world.toml")["kingdom"]}
+        houses = [{"id": h["id"], "letter": h["letter"], "name": h["name"],
+                   "law": kingdoms.get(h["id"], {}).get("law", "male-preference"),
+                   "player": ""}
+                  for h in ruleset_table(pack, "houses.toml")["house"]]
+        return {"world": pack, "end_year": 1400, "house": houses}
+
+    def local_names(self, spec: Mapping[str, Any], language: str) -> LocalNames:
+        from chronicle.i18n.localnames import NO_NAMES, LocalNames, pack_articles, pack_names
+
+        if language == "en":
+            return NO_NAMES
+        pack = self.world(spec)
+        assert pack is not None
+        houses = ruleset_table(pack, "houses.toml")["house"]
+        english = {str(h["id"]): h.get("name") for h in houses}
+        local = pack_names(houses, language)
+        # A house the arbiter named otherwise in campaign.toml keeps that name.
+        renamed = {str(h.get("id")) for h in spec.get("house", [])
+                   if isinstance(h, dict) and h.get("name") != english.get(str(h.get("id")))}
+        provinces = ruleset_table(pack, "world.toml").get("province")
+        return LocalNames(
+            houses={hid: name for hid, name in local.items() if hid not in renamed},
+            provinces=pack_names(provinces, language),
+            articles=pack_articles(provinces, language))
+
+    def demo_title(self, world: str | None) -> str:
+        if (world or self.worlds[0]) == "westeros":
+            return "A Song of Seven Houses"
+        return "Blood Royale: Europe 1300–1400"
+
+    def orders(self, state: GameState, house: str, rules: Mapping[str, Any],
+               personality: str, rng_seed: str) -> str:
+        from chronicle.rulesets.blood_royale.player import blood_royale_orders
+
+        return blood_royale_orders(state, house, rules, personality, rng_seed)
+
+    def export_sections(self, state: GameState, events: list[Triple]) -> dict[str, Any]:
+        from adjudicator.rulesets.blood_royale.export import export_blood_royale
+
+        return export_blood_royale(state, events)
+
+
+DESCRIPTOR = BloodRoyaleDescriptor()

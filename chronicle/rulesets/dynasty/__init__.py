@@ -1,0 +1,1 @@
+"""``dynasty``: docs/rules.md Part A alone."""

@@ -1,0 +1,1 @@
+"""The incremental build: what a site is made from, hashed, and the diagram cache."""

@@ -1,0 +1,1 @@
+"""The parallel build: the one seam through which a build runs work beside itself."""

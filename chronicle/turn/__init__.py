@@ -1,0 +1,1 @@
+"""A turn: check, adjudicate, preview, rollback and recovery, and the private reports."""
