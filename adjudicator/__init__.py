@@ -5,8 +5,8 @@ or touches the global random generator. State, validated orders and a dice
 source go in; a new state, typed events and the recorded rolls come out.
 """
 
-from adjudicator.dice import Dice, DiceExhausted, Roll, ScriptedDice, SeededDice
-from adjudicator.errors import AdjudicationError, RulesDataError
+from adjudicator.dice import Dice, Roll, ScriptedDice, SeededDice
+from adjudicator.errors import AdjudicationError, DiceExhausted, RulesDataError
 
 __all__ = [
     "AdjudicationError",

@@ -13,6 +13,8 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from adjudicator.errors import DiceExhausted
+
 
 @dataclass(frozen=True, slots=True)
 class Roll:
@@ -27,10 +29,6 @@ class Roll:
     faces: tuple[int, ...]
     total: int
     secret: bool = False
-
-
-class DiceExhausted(IndexError):
-    """A ``ScriptedDice`` ran out of scripted faces."""
 
 
 @dataclass

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from adjudicator.errors import OrderSyntaxError
 from adjudicator.messages import Message, either, msg, reason_of
 
 MAX_LINE = 500
@@ -77,10 +78,6 @@ class OrderSheet:
 
     def of_type(self, kind: type[T]) -> list[T]:
         return [o for o in self.orders if isinstance(o, kind)]
-
-
-class OrderSyntaxError(ValueError):
-    """Raised by a grammar rule; becomes a ``Rejection`` for that line."""
 
 
 @dataclass(frozen=True)

@@ -137,3 +137,29 @@ def test_every_package_is_listed_for_the_install() -> None:
     mapped = {name for name, folder in config["package-dir"].items()
               if (ROOT / folder / "__init__.py").is_file()}
     assert listed == present | mapped
+
+
+def test_every_error_hangs_under_one_root() -> None:
+    """One exception root (``chronicle.errors``): every exception class the project
+    defines derives from ``ChronicleError``, and is defined in one of the two
+    errors modules, whose docstrings draw the tree."""
+    import importlib
+
+    from chronicle.errors import ChronicleError
+
+    defined = []
+    for path in sorted([*(ROOT / "adjudicator").rglob("*.py"), *(ROOT / "chronicle").rglob("*.py")]):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and any(
+                    isinstance(b, ast.Name) and (b.id.endswith(("Error", "Exception"))
+                                                 or b.id in ("ChronicleError",))
+                    for b in node.bases):
+                defined.append((_module_name(path), node.name))
+    assert defined, "the scan found no exception class: it cannot be checking anything"
+    homes = {module for module, _ in defined}
+    assert homes == {"adjudicator.errors", "chronicle.errors"}, homes
+    for module, name in defined:
+        cls = getattr(importlib.import_module(module), name)
+        assert issubclass(cls, ChronicleError), f"{module}.{name}"
+        docstring = importlib.import_module("chronicle.errors").__doc__ or ""
+        assert name in docstring, f"chronicle/errors.py's tree does not draw {name}"

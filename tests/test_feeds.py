@@ -116,7 +116,7 @@ def test_the_store_keeps_when_each_turn_was_adjudicated(
     for it; a bad value is refused in words."""
     from cli_support import run
 
-    from chronicle.campaign.folder import CampaignError
+    from chronicle.errors import CampaignError
     from chronicle.turn.runner import adjudication_time
 
     root = tmp_path / "c"

@@ -568,7 +568,7 @@ def test_item_2_a_drawing_shown_inline_is_checked_and_parsed_alike_by_html() -> 
     page: a drawing that could run script is refused, the XML declaration and
     comments go, and a CDATA section (which HTML and XML read differently) is
     refused rather than guessed at."""
-    from chronicle.site.errors import PublishError
+    from chronicle.errors import PublishError
     from chronicle.site.pages import inline_svg
 
     people = [TreePerson("E1", "Edward <b>", "M", 1239, None, "england", refs={"england": "E1"})]

@@ -35,7 +35,8 @@ from adjudicator.dynastic.people import new_person_id
 from adjudicator.events import Birth
 from adjudicator.state import GameState, LentDead, Person, Sex
 from chronicle.campaign.folder import load_campaign
-from chronicle.store.file import KeptDead, StoreError, dump_snapshot
+from chronicle.errors import StoreError
+from chronicle.store.file import KeptDead, dump_snapshot
 from chronicle.store.turns import Store
 from chronicle.turn import runner
 

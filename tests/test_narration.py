@@ -19,8 +19,9 @@ import pytest
 from babel.messages.pofile import read_po
 
 from adjudicator.events import EVENT_KINDS, Event
+from chronicle.errors import NarrationError
 from chronicle.i18n.catalogue import catalog_path, translations
-from chronicle.narration import IN_A_LIFE, SENTENCES, NarrationError, Narrator, says
+from chronicle.narration import IN_A_LIFE, SENTENCES, Narrator, says
 from chronicle.narration.narrator import load_all, missing
 from chronicle.rulesets import descriptor, ruleset_ids
 

@@ -27,7 +27,8 @@ from cli_support import serve_process
 from test_site_browser import CHROMIUM, DRIVER, MISSING, browser  # noqa: F401
 
 from chronicle.campaign.scaffold import scaffold
-from chronicle.site.serve import NotServed, site_file
+from chronicle.errors import NotServed
+from chronicle.site.serve import site_file
 
 #: Long enough for a build and a turn of the small campaign on a busy machine.
 TIMEOUT = 120.0

@@ -26,8 +26,8 @@ from site_fixture import (
     unsafe_markup,
 )
 
+from chronicle.errors import PublishError
 from chronicle.site import build_site
-from chronicle.site.errors import PublishError
 from chronicle.views.data import Lineage, load_campaign
 
 GOLDEN_PAGES = ("fixture-wars/battles/b-2-1/index.html", "fixture-wars/wealth/index.html")

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from chronicle.errors import GraphvizError
 from chronicle.site import dot_engine
-from chronicle.site.dot_engine import GraphvizError, engine
+from chronicle.site.dot_engine import engine
 from chronicle.site.genealogy import (
     DiagramPart,
     TreeMarriage,

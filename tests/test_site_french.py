@@ -383,7 +383,8 @@ def test_a_bad_french_name_in_a_pack_is_refused_by_file_and_line(line: str, why:
     one is refused as ``file:line: what and why`` (standard 3), never a traceback."""
     import tomllib
 
-    from chronicle.i18n.localnames import ContentError, check_names
+    from chronicle.errors import ContentError
+    from chronicle.i18n.localnames import check_names
 
     text = PACK.format(line=line)
     with pytest.raises(ContentError) as refused:
@@ -395,7 +396,8 @@ def test_a_bad_french_name_in_a_pack_is_refused_by_file_and_line(line: str, why:
 def test_a_french_name_needs_an_english_one() -> None:
     import tomllib
 
-    from chronicle.i18n.localnames import ContentError, check_names
+    from chronicle.errors import ContentError
+    from chronicle.i18n.localnames import check_names
 
     text = '[[house]]\nid = "x"\nname_fr = "Maison X"\n'
     with pytest.raises(ContentError, match=r"^houses.toml:3: .*no English 'name'"):
@@ -466,7 +468,8 @@ def test_a_bad_article_in_a_pack_is_refused_by_file_and_line() -> None:
     anything else is ``file:line: what and why`` (standard 3)."""
     import tomllib
 
-    from chronicle.i18n.localnames import ContentError, check_names
+    from chronicle.errors import ContentError
+    from chronicle.i18n.localnames import check_names
 
     for lines, line, why in [('name_fr = "Normandie"\narticle_fr = "lo"', 9,
                               "article_fr must be one of \"le\", \"la\", \"l’\", \"les\", \"\""),

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from chronicle.site.errors import PublishError
+from chronicle.errors import PublishError
 from chronicle.site.writer import JOURNAL, MANIFEST, Writer
 
 

@@ -290,7 +290,8 @@ def test_the_plain_reader_refuses_a_foreign_file_and_a_busy_store(
     import sqlite3
 
     import chronicle.store.file as storefile
-    from chronicle.store.file import BUSY, StoreError, reading
+    from chronicle.errors import StoreError
+    from chronicle.store.file import BUSY, reading
 
     foreign = tmp_path / "chronicle.sqlite"
     foreign.write_bytes(b"not a database at all, " * 100)

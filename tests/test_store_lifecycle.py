@@ -24,9 +24,10 @@ from dynasty_helpers import ROOT, play_turns, store_dump, two_houses, write_camp
 
 import chronicle.turn.reports as reports_module
 from chronicle.campaign.folder import load_campaign
+from chronicle.errors import StoreError
 from chronicle.rulesets.dynastic.player import dynasty_order_file
 from chronicle.store.file import SCHEMA_VERSION, dump_snapshot
-from chronicle.store.turns import Store, StoreError
+from chronicle.store.turns import Store
 from chronicle.turn import runner
 
 PAUSE_BEFORE_COMMIT = """

@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chronicle.campaign.scaffold import scaffold
+from chronicle.errors import PublishError
 from chronicle.play.demo import play_turns, run_demo
 from chronicle.site import build as build_module
-from chronicle.site.errors import PublishError
 from chronicle.site.genealogy import TreeMarriage, TreePerson, fill_lives, render_genealogies
 from chronicle.site.svgsafe import CheckedSvg, accepted, checked, unsafe
 from chronicle.site.writer import JOURNAL, MANIFEST

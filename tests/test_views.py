@@ -26,7 +26,7 @@ from chronicle.play.demo import run_demo
 from chronicle.site.build import prepare, summarise
 from chronicle.site.pages import SiteContext, campaign_wide
 from chronicle.site.plugin import plugin_for
-from chronicle.store.turns import load_snapshot
+from chronicle.store.file import load_snapshot
 from chronicle.views.data import EventView, MapSource, SiteData, load_campaign
 
 LEAVES = (str, bytes, int, float, bool, type(None), Markup)

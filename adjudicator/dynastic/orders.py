@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.dynastic.names import name_key
+from adjudicator.errors import OrderSyntaxError
 from adjudicator.messages import msg
-from adjudicator.orders import Cursor, Grammar, OrderSyntaxError
+from adjudicator.orders import Cursor, Grammar
 from adjudicator.orders import Order as _Order
 
 MINOR = "minor-nobility"

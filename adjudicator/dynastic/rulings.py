@@ -30,9 +30,10 @@ from adjudicator.dynastic.orders import ARBITER_GRAMMAR, MarryOrder
 from adjudicator.dynastic.people import dynasty_rules
 from adjudicator.dynastic.refs import claimants, renounce, ruler_of
 from adjudicator.dynastic.succession import settle_successions
+from adjudicator.errors import OrderSyntaxError
 from adjudicator.events import PrisonerReleased, Renunciation, Ruling
 from adjudicator.messages import house_id, house_name, msg
-from adjudicator.orders import Cursor, Order, OrderSyntaxError
+from adjudicator.orders import Cursor, Order
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.state import GameState, Person, Sex
 

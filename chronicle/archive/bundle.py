@@ -33,14 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chronicle.archive.export import export_gedcom, export_json
-from chronicle.campaign.folder import (
-    SECRETS_FILE,
-    STORE_FILE,
-    Campaign,
-    CampaignError,
-    read_input,
-)
-from chronicle.store.file import StoreError
+from chronicle.campaign.folder import SECRETS_FILE, STORE_FILE, Campaign, read_input
+from chronicle.errors import CampaignError, StoreError
 from chronicle.store.lock import unless_read_only
 from chronicle.store.turns import Store, copy_store
 

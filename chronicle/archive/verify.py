@@ -23,8 +23,9 @@ from typing import Any
 
 from chronicle.archive.bundle import SUMS, json_text
 from chronicle.archive.export import export_json
-from chronicle.campaign.folder import STORE_FILE, CampaignError, load_campaign, seed_commitment
-from chronicle.store.file import StoreError, dump_snapshot, load_snapshot
+from chronicle.campaign.folder import STORE_FILE, load_campaign, seed_commitment
+from chronicle.errors import CampaignError, StoreError
+from chronicle.store.file import dump_snapshot, load_snapshot
 from chronicle.store.turns import Store
 
 #: The most a bundle may unpack to, and hold files: a bundle may come from anyone.

@@ -12,7 +12,7 @@ import os
 import re
 import stat
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,6 @@ from adjudicator.rulesets.base import Ruleset
 from chronicle.campaign.resources import ruleset_table
 from chronicle.campaign.schedule import check_schedule
 from chronicle.campaign.spec import (
-    ShapeError,
     check_entries,
     check_numbers,
     check_overrides,
@@ -30,9 +29,9 @@ from chronicle.campaign.spec import (
     check_years,
     locate,
 )
-from chronicle.i18n.localnames import LANGUAGES, ContentError
-from chronicle.i18n.words import Phrase
-from chronicle.rulesets import Descriptor, RulesetError, descriptor, ruleset_ids
+from chronicle.errors import CampaignError, ContentError, RulesetError, ShapeError
+from chronicle.i18n.localnames import LANGUAGES
+from chronicle.rulesets import Descriptor, descriptor, ruleset_ids
 
 CAMPAIGN_FILE = "campaign.toml"
 SECRETS_FILE = "secrets.toml"
@@ -44,26 +43,6 @@ TOP_FIELDS: dict[str, type] = {
     "theme": str, "world": str, "rules": dict, "options": dict, "slug": str, "player": str,
     "deadline": dict, "cadence": str, "base_url": str}
 TOP_KEYS = set(TOP_FIELDS)
-
-
-class CampaignError(Exception):
-    """A campaign file the arbiter wrote cannot be used; the message says why.
-
-    Given values, the message is the English sentence of the catalogue
-    (``CampaignError("turn %(turn)s ...", turn=3)``), so that the command line
-    says it in the campaign's language once it knows it (``said``).
-    """
-
-    def __init__(self, message: str, /, **values: Any) -> None:
-        super().__init__(message % values if values else message)
-        self.message = message
-        self.values = values
-
-    def said(self, say: Callable[..., str]) -> str:
-        """The message in the words of ``say`` (``chronicle.i18n.words.words``); a value
-        that is words itself (``chronicle.i18n.words.Phrase``) is said in them too."""
-        return say(self.message, **{key: value.said(say) if isinstance(value, Phrase) else value
-                                    for key, value in self.values.items()})
 
 
 @dataclass

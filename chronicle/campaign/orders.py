@@ -14,7 +14,8 @@ from pathlib import Path
 from adjudicator.orders import OrderSheet, parse_orders
 from adjudicator.rulesets.base import Ruleset
 from adjudicator.state import GameState
-from chronicle.campaign.folder import CampaignError, read_input
+from chronicle.campaign.folder import read_input
+from chronicle.errors import CampaignError
 
 MAX_BYTES = 256 * 1024
 ARBITER = "arbiter"

@@ -9,9 +9,10 @@ from typing import Any
 
 import tomli_w
 
-from chronicle.campaign.folder import CampaignError, seed_commitment
+from chronicle.campaign.folder import seed_commitment
+from chronicle.errors import CampaignError, RulesetError
 from chronicle.i18n.words import words
-from chronicle.rulesets import RulesetError, descriptor
+from chronicle.rulesets import descriptor
 
 
 def campaign_spec(ruleset: str, *, world: str | None, title: str | None,

@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from chronicle.campaign.spec import ShapeError, locate
+from chronicle.campaign.spec import locate
+from chronicle.errors import ShapeError
 
 _CADENCE = re.compile(r"^\s*(\d{1,4})\s*(h|hours?|d|days?|w|weeks?)\s*$", re.IGNORECASE)
 _UNITS = {"h": timedelta(hours=1), "d": timedelta(days=1), "w": timedelta(weeks=1)}

@@ -13,19 +13,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from chronicle.errors import ShapeError
+
 #: No number in a campaign is larger: a treasury growing for a century from
 #: here stays far below what the store can hold (2**63).
 LIMIT = 10**9
 #: Years of the calendar (a campaign may begin before the common era).
 YEARS = range(-9999, 10000)
-
-
-class ShapeError(ValueError):
-    """A value of ``campaign.toml`` of the wrong type or size (``line`` if found)."""
-
-    def __init__(self, message: str, line: int | None) -> None:
-        super().__init__(message)
-        self.line = line
 
 
 def locate(text: str, key: str, near: str | None = None) -> int | None:

@@ -71,25 +71,22 @@ def refusals(fn: F) -> F:
 def refusal(err: Exception, say: Say = as_written) -> str | None:
     """The one-line message for an error that is the input's fault or the machine's.
 
-    None for anything else (a bug, which keeps its traceback). The error
-    classes are imported here, on the way out, so that no command's start
-    pays for the modules that define them.
+    Every ``ChronicleError`` is one (``chronicle.errors`` draws the tree),
+    but ``NarrationError``; so are the machine's refusals (a full disk, a
+    read-only store). None for anything else (a bug, which keeps its traceback).
     """
-    from chronicle.campaign.folder import STORE_FILE, CampaignError
-    from chronicle.site.errors import PublishError
-    from chronicle.store.lock import CampaignBusy
+    from chronicle.campaign.folder import STORE_FILE
+    from chronicle.errors import CampaignError, ChronicleError, NarrationError
 
     if isinstance(err, CampaignError):
         return err.said(say)
-    if isinstance(err, CampaignBusy | PublishError):
+    if isinstance(err, ChronicleError) and not isinstance(err, NarrationError):
         return str(err)
     if "chronicle.store.file" in sys.modules:  # else no store was opened, and none failed
         import sqlite3
 
-        from chronicle.store.file import StoreError, store_failure
+        from chronicle.store.file import store_failure
 
-        if isinstance(err, StoreError):
-            return str(err)
         # What was being written is rolled back by SQLite; say why in a line.
         # The ORM wraps SQLite's own errors in its own class.
         orm = sys.modules.get("sqlalchemy.exc")
@@ -257,7 +254,7 @@ def _summary(camp: Any, outcome: Any) -> None:
 @refusals
 def adjudicate(campaign: Path, yes: bool, through: int | None) -> None:
     """Adjudicate the next turn, write the store and the private reports."""
-    from chronicle.campaign.folder import CampaignError
+    from chronicle.errors import CampaignError
     from chronicle.turn import runner
 
     camp = _load(campaign)
@@ -369,7 +366,8 @@ def export(campaign: Path, fmt: str, output: Path | None) -> None:
 @refusals
 def template(campaign: Path, auto: tuple[str, ...], personality: str, force: bool) -> None:
     """Write next turn's order templates per house (templates/turn-NNN/)."""
-    from chronicle.campaign.folder import CampaignError, write_inside
+    from chronicle.campaign.folder import write_inside
+    from chronicle.errors import CampaignError
     from chronicle.play.players import write_auto_orders
     from chronicle.turn import runner
     from chronicle.turn.reports import template_for

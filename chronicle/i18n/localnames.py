@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from chronicle.errors import ContentError
+
 #: The languages a campaign may be published in (``campaign.toml``'s ``language``).
 LANGUAGES = ("en", "fr")
 #: The entry lists of a pack that name things a reader sees.
@@ -33,10 +35,6 @@ _ARTICLE_KEY = re.compile(r"article_(\w+)$")
 ARTICLES: dict[str, tuple[str, ...]] = {"fr": ("le", "la", "l’", "les", "")}
 #: Longer than any real name, short enough for a map's label box.
 MAX_NAME = 60
-
-
-class ContentError(ValueError):
-    """A content pack's file holds a value Chronicle cannot use (``file:line: why``)."""
 
 
 def _line_of(text: str, key: str, ident: str) -> int | None:

@@ -15,8 +15,9 @@ from email.headerregistry import Address
 from email.utils import getaddresses, parseaddr
 from typing import Any
 
-from chronicle.campaign.folder import Campaign, CampaignError, read_toml_text
+from chronicle.campaign.folder import Campaign, read_toml_text
 from chronicle.campaign.spec import locate
+from chronicle.errors import CampaignError
 
 CONTACTS_FILE = "contacts.toml"
 SECURITY = ("starttls", "ssl", "none")

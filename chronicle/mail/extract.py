@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 from typing import Any
 
-from adjudicator.orders import OrderSyntaxError, tokenize
+from adjudicator.orders import tokenize
+from chronicle.errors import OrderSyntaxError
 from chronicle.mail.contacts import Contacts, normal_address
 
 #: Orders are short: a message body longer than this is not an order file.

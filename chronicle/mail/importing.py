@@ -26,7 +26,8 @@ from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
-from chronicle.campaign.folder import Campaign, CampaignError, read_input, write_inside
+from chronicle.campaign.folder import Campaign, read_input, write_inside
+from chronicle.errors import CampaignError
 from chronicle.i18n.words import Say, as_written, words
 from chronicle.mail.contacts import load_contacts
 from chronicle.mail.extract import Filed, Refusal, read_message, sender_of

@@ -14,7 +14,8 @@ from email.parser import BytesParser
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
-from chronicle.campaign.folder import CampaignError, check_folder_inside
+from chronicle.campaign.folder import check_folder_inside
+from chronicle.errors import CampaignError
 
 OUTBOX = "outbox"
 SENT = "sent"

@@ -23,7 +23,8 @@ from email.utils import getaddresses
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chronicle.campaign.folder import Campaign, CampaignError, read_inside
+from chronicle.campaign.folder import Campaign, read_inside
+from chronicle.errors import CampaignError
 from chronicle.i18n.words import Say, as_written
 from chronicle.mail.contacts import Contacts, Smtp, load_contacts, normal_address
 from chronicle.mail.outbox import (

@@ -12,13 +12,13 @@ a public event class without a sentence fails here, not on a page
 
 from __future__ import annotations
 
+from chronicle.errors import NarrationError
 from chronicle.narration.narrator import (
     IN_A_LIFE,
     ROOT,
     SENTENCES,
     CardNote,
     Glossary,
-    NarrationError,
     Narrator,
     in_a_life,
     says,

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from markupsafe import Markup
 
 from adjudicator.events import Ruling
-from chronicle.narration.narrator import NarrationError, Narrator, Payload, Sentence, load_all, says
+from chronicle.errors import NarrationError
+from chronicle.narration.narrator import Narrator, Payload, Sentence, load_all, says
 
 #: A directive -> the sentence telling its ruling; a ruleset's module adds its own.
 DIRECTIVES: dict[str, Sentence] = {}

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from markupsafe import Markup, escape
 
 from adjudicator.events import EVENT_KINDS, Event
+from chronicle.errors import NarrationError
 from chronicle.i18n.grammar import finishing, in_sentence
 from chronicle.rulesets import sentences_for
 
@@ -31,10 +32,6 @@ NGettext = Callable[[str, str, int], str]
 PGettext = Callable[[str, str], str]
 
 Payload = Mapping[str, Any]
-
-
-class NarrationError(LookupError):
-    """An event the narrator has no entry for."""
 
 
 class Tellable(Protocol):

@@ -9,8 +9,9 @@ from pathlib import Path
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from chronicle.campaign.folder import CampaignError, load_campaign
+from chronicle.campaign.folder import load_campaign
 from chronicle.campaign.scaffold import scaffold
+from chronicle.errors import CampaignError
 from chronicle.i18n.words import Say, as_written, words
 from chronicle.play.players import PERSONALITIES, orders_for
 from chronicle.rulesets import descriptor

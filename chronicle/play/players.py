@@ -29,7 +29,8 @@ def personality_of(house: str, index: int) -> str:
 
 def write_auto_orders(campaign: Any, state: GameState, house: str, personality: str,
                       *, force: bool = False) -> Path:
-    from chronicle.campaign.folder import CampaignError, write_inside
+    from chronicle.campaign.folder import write_inside
+    from chronicle.errors import CampaignError
 
     folder: Path = campaign.orders_dir(state.turn + 1)
     path = folder / f"{house}.orders"

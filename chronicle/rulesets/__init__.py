@@ -11,15 +11,8 @@ from __future__ import annotations
 
 import importlib
 
-from chronicle.rulesets.base import (
-    Calendar,
-    Descriptor,
-    Moves,
-    RulesetError,
-    Triple,
-    Years,
-    load_object,
-)
+from chronicle.errors import RulesetError
+from chronicle.rulesets.base import Calendar, Descriptor, Moves, Triple, Years, load_object
 
 # Ruleset id -> the module defining its ``DESCRIPTOR``, imported on first use.
 _REGISTRY: dict[str, str] = {

@@ -17,6 +17,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from chronicle.errors import RulesetError
+
 if TYPE_CHECKING:
     from adjudicator.dice import Roll
     from adjudicator.rulesets.base import Ruleset
@@ -27,10 +29,6 @@ if TYPE_CHECKING:
 #: A public event as the export sees it: (turn, kind, payload).
 Triple = tuple[int, str, dict[str, Any]]
 Gettext = Callable[[str], str]
-
-
-class RulesetError(ValueError):
-    """A campaign asks a ruleset for something it does not have (a world, say)."""
 
 
 def load_object(path: str) -> Any:

@@ -11,8 +11,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from chronicle.errors import PublishError
     from chronicle.site.build import BuildReport, build_site
-    from chronicle.site.errors import PublishError
 
 __all__ = ["BuildReport", "PublishError", "build_site"]
 

@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from chronicle.errors import PublishError
 from chronicle.site.drawings import prune_caches
-from chronicle.site.errors import PublishError
 from chronicle.site.feeds import build_feed, build_search_index, build_sitemap
 from chronicle.site.genealogy import DrawnBefore, PendingGenealogies
 from chronicle.site.incremental.inputs import (

@@ -30,14 +30,12 @@ from pathlib import Path
 
 import pygraphviz  # type: ignore[import-untyped]
 
+from chronicle.errors import GraphvizError
+
 AGERR = 1  # cgraph's agerrlevel_t: report errors, not warnings
 
 _PLUGINS = (("libgvplugin_core", "gvplugin_core_LTX_library"),
             ("libgvplugin_dot_layout", "gvplugin_dot_layout_LTX_library"))
-
-
-class GraphvizError(ValueError):
-    """Graphviz could not read, lay out or render a diagram."""
 
 
 class _Symbol(ctypes.Structure):

@@ -1,13 +1,5 @@
-"""Errors of the site generator.
+"""Errors of the site generator (the tree is drawn in ``chronicle.errors``)."""
 
-    ValueError
-     └── PublishError        the site cannot be built as asked (a path outside
-                             the output folder, a path written twice, a
-                             campaign folder without a store)
-"""
+from chronicle.errors import GraphvizError, PublishError
 
-from __future__ import annotations
-
-
-class PublishError(ValueError):
-    """The site cannot be built as asked; the message names the bad input."""
+__all__ = ["GraphvizError", "PublishError"]

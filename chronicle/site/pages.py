@@ -43,11 +43,11 @@ import markdown  # type: ignore[import-untyped]
 import nh3
 from markupsafe import Markup, escape
 
+from chronicle.errors import PublishError
 from chronicle.i18n.catalogue import translations
 from chronicle.i18n.grammar import FINISHING, finish
 from chronicle.narration import ROOT, Glossary, Narrator
 from chronicle.narration.narrator import LEDGER_COLUMNS
-from chronicle.site.errors import PublishError
 from chronicle.site.incremental.inputs import slugify, theme_chain
 from chronicle.site.svgsafe import checked
 from chronicle.site.themes import environment

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from chronicle.errors import NotServed
 from chronicle.site.incremental.inputs import STORE
 
 VERSION_PATH = "/__chronicle/version"
@@ -45,14 +46,6 @@ RELOAD = """<script>/* chronicle serve --watch: reloads this page when the site 
 })();
 </script>
 """
-
-
-class NotServed(Exception):
-    """A request for something the server does not hand out (the status says why)."""
-
-    def __init__(self, status: int, why: str) -> None:
-        super().__init__(why)
-        self.status = status
 
 
 def site_file(root: Path, url_path: str) -> Path:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from chronicle.site.errors import PublishError
+from chronicle.errors import PublishError
 
 SVG = "{http://www.w3.org/2000/svg}"
 

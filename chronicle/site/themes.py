@@ -13,10 +13,10 @@ from pathlib import Path
 import jinja2
 import jinja2.sandbox
 
+from chronicle.errors import PublishError
 from chronicle.i18n.catalogue import translations
 from chronicle.i18n.grammar import FINISHING
 from chronicle.i18n.template_gettext import markup_gettext, markup_said_of
-from chronicle.site.errors import PublishError
 
 
 class LayerLoader(jinja2.FileSystemLoader):

@@ -28,7 +28,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from chronicle.site.errors import PublishError
+from chronicle.errors import PublishError
 from chronicle.site.incremental.inputs import MANIFEST
 
 #: Files a build made that the manifest did not list, one JSON string a line,

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.state import DeadRecords, GameState, LentDead
+from chronicle.errors import StoreError
 
 SNAPSHOT_LEVEL = 6
 
@@ -35,10 +36,6 @@ SCHEMA_VERSION = 1
 # Seconds a command waits for another to finish with the store (a build reading
 # it, a turn being written) before it gives up with the message ``BUSY``.
 BUSY_TIMEOUT = 5.0
-
-
-class StoreError(Exception):
-    """The store file is missing, foreign, or damaged."""
 
 
 BUSY = ("the store is busy: another command is using it (a turn being written, a site "

@@ -19,11 +19,9 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
+from chronicle.errors import CampaignBusy
+
 LOCK_FILE = ".chronicle.store.lock"
-
-
-class CampaignBusy(Exception):
-    """Another command is writing the campaign; the message says which."""
 
 
 def _holder(fd: int) -> str:

@@ -19,7 +19,8 @@ from sqlalchemy.schema import CreateIndex, CreateTable, Table
 from sqlmodel import SQLModel
 
 import chronicle.store.models  # noqa: F401  # declares the tables in SQLModel's metadata
-from chronicle.store.file import SCHEMA_VERSION, StoreError, load_snapshot
+from chronicle.errors import StoreError
+from chronicle.store.file import SCHEMA_VERSION, load_snapshot
 
 _DIALECT = sqlite_dialect()
 

@@ -28,7 +28,8 @@ from adjudicator.orders import Rejection
 from adjudicator.rulesets.base import Ruleset, TurnResult
 from adjudicator.state import GameState, House, Marriage, Person
 from chronicle.campaign.orders import TurnOrders
-from chronicle.store.file import (  # noqa: F401  # the store's refusals, named here too
+from chronicle.errors import StoreError
+from chronicle.store.file import (
     BUSY,
     BUSY_TIMEOUT,
     HOUSE_FIELDS,
@@ -38,13 +39,11 @@ from chronicle.store.file import (  # noqa: F401  # the store's refusals, named 
     UNIT_FIELDS,
     StoredCampaign,
     StoredEvent,
-    StoreError,
     StoreReader,
     connect,
     dump_snapshot,
     is_busy,
     is_read_only,
-    load_snapshot,
     store_failure,
     values,
 )

@@ -25,7 +25,6 @@ from adjudicator.rulesets.base import Ruleset
 from adjudicator.state import GameState
 from chronicle.campaign.folder import (
     Campaign,
-    CampaignError,
     check_folder_inside,
     entry_line,
     refused_at,
@@ -33,18 +32,13 @@ from chronicle.campaign.folder import (
     write_inside,
 )
 from chronicle.campaign.orders import TurnOrders, read_turn, stored_turn
+from chronicle.errors import CampaignBusy, CampaignError, StoreError
 from chronicle.i18n.reasons import Say, as_written, engine_words, rejected_line
 from chronicle.i18n.words import Phrase, words
 from chronicle.i18n.words import Say as Words
 from chronicle.i18n.words import as_written as written
-from chronicle.store.file import (
-    StoreError,
-    StoreReader,
-    dump_snapshot,
-    load_snapshot,
-    reading_campaign,
-)
-from chronicle.store.lock import READ_ONLY, CampaignBusy, campaign_lock
+from chronicle.store.file import StoreReader, dump_snapshot, load_snapshot, reading_campaign
+from chronicle.store.lock import READ_ONLY, campaign_lock
 from chronicle.turn.outcome import TurnOutcome
 from chronicle.turn.reports import write_reports
 

@@ -27,16 +27,15 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.state import GameState, Province
-from chronicle.campaign.folder import CampaignError, player_names, read_inside, read_toml
-from chronicle.i18n.localnames import NO_NAMES, ContentError, LocalNames
+from chronicle.campaign.folder import player_names, read_inside, read_toml
+from chronicle.errors import CampaignError, ContentError, PublishError, StoreError
+from chronicle.i18n.localnames import NO_NAMES, LocalNames
 from chronicle.narration.narrator import label_ref
-from chronicle.site.errors import PublishError
 from chronicle.site.incremental.cache import RenderCache
 from chronicle.site.incremental.inputs import STORE, slugify
 from chronicle.store.file import (
     StoredCampaign,
     StoredTurn,
-    StoreError,
     StoreReader,
     load_snapshot,
     reading_campaign,

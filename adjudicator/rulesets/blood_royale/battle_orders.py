@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.dynastic.lookup import find_dynasty
-from adjudicator.errors import RulesDataError
+from adjudicator.errors import OrderSyntaxError, RulesDataError
 from adjudicator.messages import msg
-from adjudicator.orders import Cursor, Grammar, Order, OrderSheet, OrderSyntaxError
+from adjudicator.orders import Cursor, Grammar, Order, OrderSheet
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.standing import (
     HOUSE_WIDE,

@@ -45,8 +45,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from adjudicator.errors import OrderSyntaxError
 from adjudicator.messages import Message, msg
-from adjudicator.orders import Cursor, Grammar, Order, OrderSyntaxError
+from adjudicator.orders import Cursor, Grammar, Order
 
 
 @dataclass(frozen=True, kw_only=True)

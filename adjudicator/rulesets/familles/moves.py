@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.errors import OrderSyntaxError
 from adjudicator.messages import Name, every, msg
-from adjudicator.orders import Cursor, Grammar, Order, OrderSyntaxError
+from adjudicator.orders import Cursor, Grammar, Order
 from adjudicator.rulesets.familles.model import Familles, Placement
 
 
