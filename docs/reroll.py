@@ -3,17 +3,18 @@
     python reroll.py chronicle.sqlite            # every turn
     python reroll.py chronicle.sqlite --turn 7   # one turn
 
-Reads the seed (revealed by ``chronicle end``) and the recorded rolls from the
-store, throws every die again as docs/archivists.md describes, and prints each
-roll whose faces differ. Exit 0 when every die agrees, 1 otherwise.
-Standard library only: it shares no code with Chronicle.
+Reads the seed (revealed by ``chronicle end``) and the recorded rolls through
+Chronicle's public API (``chronicle.read_dice``), throws every die again as
+docs/archivists.md describes, and prints each roll whose faces differ. Exit 0
+when every die agrees, 1 otherwise. The throwing is the standard library's
+alone: it shares no code with Chronicle's own dice.
 """
 
 import hashlib
-import json
 import random
-import sqlite3
 import sys
+
+import chronicle
 
 
 def generator(seed, turn, phase):
@@ -23,29 +24,24 @@ def generator(seed, turn, phase):
 
 
 def reroll(store, only_turn=None):
-    con = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
-    try:
-        seed = con.execute("SELECT seed_revealed FROM campaign").fetchone()[0]
-        if seed is None:
-            print("the seed is not revealed yet (the campaign has not ended)")
-            return 1
-        rows = con.execute("SELECT turn, seq, phase, purpose, dice, faces FROM rolls "
-                           "ORDER BY turn, seq").fetchall()
-    finally:
-        con.close()
+    record = chronicle.read_dice(store)
+    if record.seed is None:
+        print("the seed is not revealed yet (the campaign has not ended)")
+        return 1
     generators = {}
     checked = wrong = 0
-    for turn, seq, phase, purpose, dice, faces in rows:
-        if only_turn is not None and turn != only_turn:
+    for roll in record.rolls:
+        if only_turn is not None and roll.turn != only_turn:
             continue
-        count, sides = (int(n) for n in dice.split("d"))
-        gen = generators.setdefault((turn, phase), generator(seed, turn, phase))
+        count, sides = (int(n) for n in roll.dice.split("d"))
+        key = (roll.turn, roll.phase)
+        gen = generators.setdefault(key, generator(record.seed, roll.turn, roll.phase))
         thrown = [gen.randint(1, sides) for _ in range(count)]
         checked += 1
-        if thrown != json.loads(faces):
+        if thrown != list(roll.faces):
             wrong += 1
-            print(f"turn {turn} roll {seq} ({phase}, {purpose}, {dice}): "
-                  f"recorded {json.loads(faces)}, re-rolled {thrown}")
+            print(f"turn {roll.turn} roll {roll.seq} ({roll.phase}, {roll.purpose}, "
+                  f"{roll.dice}): recorded {list(roll.faces)}, re-rolled {thrown}")
     print(f"{checked} rolls re-rolled, {wrong} differ")
     return 1 if wrong else 0
 

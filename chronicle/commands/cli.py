@@ -178,10 +178,10 @@ def cli() -> None:
 def new(directory: Path, ruleset: str, world: str | None, title: str | None,
         seed: str | None, language: str) -> None:
     """Scaffold a campaign folder."""
-    from chronicle.campaign.scaffold import scaffold
+    from chronicle import api
 
     _ = speak(language)
-    scaffold(directory, ruleset, world=world, title=title, seed=seed, language=language)
+    api.new_campaign(directory, ruleset, world=world, title=title, seed=seed, language=language)
     click.echo(_("Created %(directory)s/ (%(ruleset)s). Keep secrets.toml to yourself.",
                  directory=directory, ruleset=ruleset))
     click.echo(_("Next: put order files in %(directory)s/orders/turn-001/, then "
@@ -194,11 +194,11 @@ def new(directory: Path, ruleset: str, world: str | None, title: str | None,
 @refusals
 def check(campaign: Path) -> None:
     """Parse and validate the next turn's orders; adjudicate nothing."""
-    from chronicle.turn import runner
+    from chronicle import api
 
     camp = _load(campaign)
     _recover(camp)
-    checked = runner.check(camp)
+    checked = api.check(camp)
     for line in checked.lines():
         click.echo(line)
     if checked.failed:
@@ -207,9 +207,9 @@ def check(campaign: Path) -> None:
 
 def _recover(camp: Any) -> None:
     """Finish what an interrupted command left undone before reading the campaign."""
-    from chronicle.turn import runner
+    from chronicle import api
 
-    turn = runner.recover(camp)
+    turn = api.recover(camp)
     if turn is not None:
         _ = words(camp.language)
         click.echo(_("The reports of turn %(turn)s were left unwritten by an interrupted "
@@ -254,34 +254,20 @@ def _summary(camp: Any, outcome: Any) -> None:
 @refusals
 def adjudicate(campaign: Path, yes: bool, through: int | None) -> None:
     """Adjudicate the next turn, write the store and the private reports."""
-    from chronicle.errors import CampaignError
-    from chronicle.turn import runner
+    from chronicle import api
 
     camp = _load(campaign)
-    # Only the turn number here: the state itself is decoded once, under the
-    # writer lock, by ``runner.adjudicate`` (decoding it is most of a turn's cost).
-    stored = runner.last_turn(camp, runner.ruleset_of(camp))
-    last = through if through is not None else stored + 1
-    if last <= stored:
-        raise CampaignError("--through %(last)s: turn %(last)s is adjudicated already (the "
-                            "store ends at turn %(stored)s); roll back first",
-                            last=last, stored=stored)
     _ = words(camp.language)
-    state = None
-    while True:
-        # Each later turn starts from the state the last one ended with, which
-        # ``runner.adjudicate`` checks against the store's last turn.
-        outcome = runner.adjudicate(camp, state=state, allow_empty=yes)
-        state = outcome.result.state
+
+    def told(outcome: Any) -> None:
         _summary(camp, outcome)
         click.echo(_("Reports: %(folder)s", folder=camp.reports_dir(outcome.turn)))
-        over = runner.over_reason(outcome.result.state, _)
+        over = api.over_reason(outcome, _)
         if over is not None:
             click.echo(_("The campaign is over (%(why)s): run 'chronicle end %(campaign)s' "
                          "to reveal the seed and end it.", why=over, campaign=campaign))
-            return
-        if outcome.turn >= last:
-            return
+
+    api.adjudicate(camp, through=through, allow_empty=yes, each=told)
 
 
 @cli.command()
@@ -289,11 +275,11 @@ def adjudicate(campaign: Path, yes: bool, through: int | None) -> None:
 @refusals
 def preview(campaign: Path) -> None:
     """Adjudicate into a throw-away copy and show what would happen."""
-    from chronicle.turn import runner
+    from chronicle import api
 
     camp = _load(campaign)
     _recover(camp)
-    outcome = runner.preview(camp)
+    outcome = api.preview(camp)
     _summary(camp, outcome)
     click.echo(words(camp.language)("(preview only: nothing was stored)"))
 
@@ -305,11 +291,12 @@ def preview(campaign: Path) -> None:
 @refusals
 def rollback(campaign: Path, to: int) -> None:
     """Return the store to the end of turn N."""
-    from chronicle.turn import runner
+    from chronicle import api
 
     camp = _load(campaign)
     _ = words(camp.language)
-    last, moved = runner.rollback(camp, to)
+    done = api.rollback(camp, to)
+    last, moved = done.last, done.moved
     click.echo(_("The store is back at the end of turn %(turn)s (turns %(first)s-%(last)s "
                  "removed).", turn=to, first=to + 1, last=last))
     if moved:
@@ -329,27 +316,9 @@ def rollback(campaign: Path, to: int) -> None:
 @refusals
 def export(campaign: Path, fmt: str, output: Path | None) -> None:
     """Machine-readable exports of the last adjudicated turn."""
-    import json
+    from chronicle import api
 
-    from chronicle.archive.export import export_gedcom, export_json
-    from chronicle.turn import runner
-
-    camp = _load(campaign)
-    ruleset = runner.ruleset_of(camp)
-    if camp.store_path.exists():
-        store = runner.open_store(camp, ruleset)
-        try:
-            state, events, row = store.state(), store.events(), store.campaign()
-        finally:
-            store.close()
-    else:
-        state, events, row = runner.initial_state(camp, ruleset), [], None
-    if fmt == "json":
-        text = json.dumps(export_json(camp, state, events, row=row),
-                          indent=1, sort_keys=False, ensure_ascii=False) + "\n"
-    else:
-        text = export_gedcom(camp, state, events,
-                             version="7.0" if fmt == "gedcom7" else "5.5.1")
+    text = api.export(_load(campaign), fmt)  # type: ignore[arg-type]  # click checked the choice
     if output is None:
         click.echo(text, nl=False)
     else:
@@ -443,12 +412,9 @@ def build(campaigns: tuple[Path, ...], output: Path, base_url: str) -> None:
         click.echo(_("Site in %(output)s/ is up to date: %(files)s files, 0 changed.",
                      output=output, files=files))
         return
-    from chronicle.campaign.folder import load_campaign
-    from chronicle.site import build_site
+    from chronicle import api
 
-    for folder in campaigns:
-        load_campaign(folder)
-    report = build_site(list(campaigns), output, base_url=base_url)
+    report = api.build_site(campaigns, output, base_url=base_url)
     click.echo(_("Site written to %(output)s/: %(files)s files, %(changed)s changed, "
                  "%(removed)s removed. Open %(output)s/index.html.", output=output,
                  files=report.files, changed=len(report.changed),
@@ -462,10 +428,10 @@ def build(campaigns: tuple[Path, ...], output: Path, base_url: str) -> None:
 @refusals
 def reports(campaign: Path, turn: int | None) -> None:
     """Write a turn's private reports again, from the store."""
-    from chronicle.turn import runner
+    from chronicle import api
 
     camp = _load(campaign)
-    number, folder = runner.reports(camp, turn)
+    number, folder = api.write_reports(camp, turn)
     click.echo(words(camp.language)("The reports of turn %(turn)s are written again in %(folder)s/",
                            turn=number, folder=folder))
 
@@ -475,10 +441,10 @@ def reports(campaign: Path, turn: int | None) -> None:
 @refusals
 def end(campaign: Path) -> None:
     """End a campaign: reveal the seed in the store, for the archive."""
-    from chronicle.turn import runner
+    from chronicle import api
 
     camp = _load(campaign)
-    runner.end(camp)
+    api.end(camp)
     click.echo(words(camp.language)("The campaign has ended. The seed is revealed; the next build "
                            "publishes it and the epidemic thresholds. From now on adjudicate, "
                            "preview and mail import refuse."))
@@ -565,10 +531,10 @@ def mail_send(campaign: Path, smtp: str | None, dry_run: bool) -> None:
 @refusals
 def archive(campaign: Path, output: Path) -> None:
     """The archivist's bundle: campaign folder, exports, site and SHA256SUMS."""
-    from chronicle.archive.bundle import make_bundle
+    from chronicle import api
 
     camp = _load(campaign)
-    bundle = make_bundle(camp, output)
+    bundle = api.archive(camp, output)
     _ = words(camp.language)
     what = (_("the whole campaign (ended)") if bundle.ended else
             _("what is public so far: no seed, orders, reports or store until 'chronicle end'"))
@@ -582,9 +548,9 @@ def archive(campaign: Path, output: Path) -> None:
 @refusals
 def verify(target: Path) -> None:
     """Replay every turn from the revealed seed and compare it with the store."""
-    from chronicle.archive.verify import verify as check_replay
+    from chronicle import api
 
-    verdict = check_replay(target)
+    verdict = api.verify(target)
     click.echo(speak(verdict.language)(verdict.message, **verdict.values))
     if not verdict.ok:
         sys.exit(1)
