@@ -24,8 +24,8 @@ from chronicle.errors import CampaignError
 
 if TYPE_CHECKING:
     from adjudicator.state import GameState
-    from chronicle.archive.bundle import Bundle
-    from chronicle.archive.verify import Verdict
+    from chronicle.archival.bundle import Bundle
+    from chronicle.archival.verify import Verdict
     from chronicle.campaign.folder import Campaign
     from chronicle.site.build import BuildReport
     from chronicle.turn.outcome import TurnOutcome
@@ -185,7 +185,7 @@ def export(campaign: Campaign | Path | str,
            fmt: Literal["json", "gedcom", "gedcom7"] = "json") -> str:
     """The last adjudicated turn (or the start) as JSON (the contract in
     docs/design.md "JSON export"), GEDCOM 5.5.1 or GEDCOM 7.0."""
-    from chronicle.archive.export import export_gedcom, export_json
+    from chronicle.archival.export import export_gedcom, export_json
     from chronicle.turn import runner
 
     camp = _opened(campaign)
@@ -208,7 +208,7 @@ def export(campaign: Campaign | Path | str,
 def archive(campaign: Campaign | Path | str, output: Path | str) -> Bundle:
     """The archivist's bundle (docs/design.md "The archive bundle"): before the end,
     only what is public."""
-    from chronicle.archive.bundle import make_bundle
+    from chronicle.archival.bundle import make_bundle
 
     return make_bundle(_opened(campaign), Path(output))
 
@@ -216,7 +216,7 @@ def archive(campaign: Campaign | Path | str, output: Path | str) -> Bundle:
 def verify(target: Path | str) -> Verdict:
     """Replay a campaign folder or a bundle from its revealed seed and compare it
     with what it recorded (``chronicle verify``)."""
-    from chronicle.archive.verify import verify as replay
+    from chronicle.archival.verify import verify as replay
 
     return replay(Path(target))
 

@@ -61,7 +61,7 @@ def run_demo(*, ruleset: str, turns: int | None, seed: str, out: Path, site: Pat
         if end:
             # An ended campaign's home page links its bundle: made as the arbiter
             # would (docs/arbiter.md), so that the link leads somewhere.
-            from chronicle.archive.bundle import make_bundle
+            from chronicle.archival.bundle import make_bundle
             from chronicle.views.data import bundle_name
 
             make_bundle(load_campaign(out), site / slug / bundle_name(slug))
