@@ -454,17 +454,40 @@ def page_html(ctx: SiteContext, template: str, rel: str, **values: Any) -> str:
     """The text of the page ``rel`` (see ``render``), whoever writes it."""
     root = _root(rel)
     narrator = ctx.narrator
-    page = ctx.env.get_template(template).render(
-        **campaign_wide(ctx, root),
-        fragment=lambda name: fragment(ctx, name, root),
-        person=lambda pid: narrator.person(pid, root),
-        people_list=lambda pids: narrator.people_list(pids, root),
-        house=lambda hid: narrator.house(hid, root),
-        say=lambda event: narrator.sentence(event, root),
-        cause=narrator.cause,
-        battle_title=lambda b: battle_title(narrator._, b, narrator.language),
-        **values)
-    return page
+    try:
+        return ctx.env.get_template(template).render(
+            **campaign_wide(ctx, root),
+            fragment=lambda name: fragment(ctx, name, root),
+            person=lambda pid: narrator.person(pid, root),
+            people_list=lambda pids: narrator.people_list(pids, root),
+            house=lambda hid: narrator.house(hid, root),
+            say=lambda event: narrator.sentence(event, root),
+            cause=narrator.cause,
+            battle_title=lambda b: battle_title(narrator._, b, narrator.language),
+            **values)
+    except jinja2.TemplateError as err:
+        # A campaign's own theme is the arbiter's input: a template that does not
+        # read, names what is not there or tries to change a view is refused in a
+        # line naming it, as any other input is.
+        where, line = _template_place(err, template)
+        raise PublishError(f"{where}{f':{line}' if line else ''}: {err.message or err}"
+                           f" (while writing {rel})") from None
+
+
+def _template_place(err: jinja2.TemplateError, template: str) -> tuple[str, int | None]:
+    """The template and line an error of rendering comes from: Jinja names them for a
+    syntax error, and otherwise rewrites the traceback so that its last frame in a
+    template is that template's line."""
+    if isinstance(err, jinja2.TemplateSyntaxError):
+        return Path(err.filename or template).name, err.lineno
+    place: tuple[str, int | None] = (template, None)
+    tb = err.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.endswith((".html", ".xml", ".txt")):
+            place = (Path(name).name, tb.tb_lineno)
+        tb = tb.tb_next
+    return place
 
 
 def _site_root(ctx: SiteContext, root: str) -> str:

@@ -43,14 +43,16 @@ _ENVIRONMENTS: dict[tuple[tuple[Path, ...], str], jinja2.Environment] = {}
 def environment(chain: list[Path], language: str) -> jinja2.Environment:
     """A Jinja environment per (theme chain, language): templates compile once.
 
-    Sandboxed: a template reaches the public attributes of what it is given
-    and nothing else (no ``_private`` one, no ``__class__`` or
-    ``__globals__`` leading out of the views to the rest of the program).
+    Sandboxed, and immutable: a template reaches the public attributes of what
+    it is given and nothing else (no ``_private`` one, no ``__class__`` or
+    ``__globals__`` leading out of the views to the rest of the program), and
+    it cannot change them either (``h.living.append(...)`` is refused): the
+    views are shared by every page, and a campaign's own theme is untrusted.
     """
     key = (tuple(chain), language)
     env = _ENVIRONMENTS.get(key)
     if env is None:
-        env = jinja2.sandbox.SandboxedEnvironment(
+        env = jinja2.sandbox.ImmutableSandboxedEnvironment(
             loader=LayerLoader([str(p / "templates") for p in chain]),
             autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
             lstrip_blocks=True, auto_reload=False, cache_size=-1,

@@ -17,7 +17,7 @@ import pytest
 from cli_support import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from repo_paths import GOLDEN
+from repo_paths import GOLDEN, REPO
 
 from chronicle.campaign.scaffold import scaffold
 from chronicle.errors import PublishError
@@ -307,3 +307,27 @@ def test_a_campaign_named_relative_to_the_working_folder_is_built(
     result = run("build", campaign.name, "-o", "site")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "site" / "camp" / "index.html").is_file()
+
+
+# -- views are read-only to templates -------------------------------------------------
+
+
+@pytest.mark.parametrize("change", [
+    "{{ h.living.append('intruder') }}",
+    "{% set _ = h.living.clear() %}",
+    "{{ h.rulers.pop() }}",
+    "{{ h.refs.update({'x': 'y'}) if h.refs is defined else h.living.extend(['x']) }}",
+])
+def test_a_template_that_tries_to_change_a_view_changes_no_other_page(
+        campaign: Path, tmp_path: Path, change: str) -> None:
+    """Views are frozen (issue 33 item 5): the views are shared by every page of a
+    build, so a campaign's own template that tries to change one is refused in one
+    line naming it, and no page is written from a changed view."""
+    theme = campaign / "theme" / "templates"
+    theme.mkdir(parents=True)
+    original = (REPO / "themes" / "default" / "templates" / "house.html").read_text("utf-8")
+    (theme / "house.html").write_text(change + "\n" + original, encoding="utf-8")
+    result = run("build", campaign, "-o", tmp_path / "out")
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("error: ") and "house.html:1:" in result.output
+    assert "Traceback" not in result.output and len(result.output.splitlines()) == 1
