@@ -248,7 +248,7 @@ def read_dice(store: Path | str) -> DiceRecord:
     """Every roll a store recorded, in order, and the revealed seed (None before
     ``chronicle end``): what an archivist re-rolls with a script of their own.
     A store made by an earlier version is brought up to date first."""
-    from chronicle.store.file import reading
+    from chronicle.store.reader import reading
 
     with reading(Path(store)) as reader:
         found = reader.rows("SELECT seed_revealed FROM campaign ORDER BY id LIMIT 1")

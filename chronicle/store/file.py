@@ -344,51 +344,12 @@ class ArchivedDead:
         return self._rows(_REFS, self._turn)
 
 
-def _missing_columns(connection: sqlite3.Connection) -> bool:
+def missing_columns(connection: sqlite3.Connection) -> bool:
     for table, wanted in READ_COLUMNS.items():
         present = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
         if not present.issuperset(wanted):
             return True
     return False
-
-
-@contextmanager
-def reading(path: Path) -> Iterator[StoreReader]:
-    """A read transaction on the store at ``path`` (see ``StoreReader``).
-
-    A transaction held throughout, so a turn committed meanwhile waits until
-    the reading is over (each query would otherwise see the store as it is
-    then). A store made by an earlier version is brought up to date first,
-    as any command that opens it does.
-    """
-    try:
-        with _connected(path) as connection:
-            if not _missing_columns(connection):
-                connection.execute("BEGIN")
-                yield StoreReader(connection, path)
-                return
-        from chronicle.store.turns import Store
-
-        Store.open(path).close()
-        with _connected(path) as connection:
-            if _missing_columns(connection):
-                raise StoreError(f"{path.name}: not a chronicle store (it lacks columns)")
-            connection.execute("BEGIN")
-            yield StoreReader(connection, path)
-    except sqlite3.DatabaseError as err:
-        if is_busy(err):
-            raise StoreError(f"{path.name}: {BUSY}") from None
-        raise StoreError(f"{path.name}: not a chronicle store ({type(err).__name__})") from None
-
-
-@contextmanager
-def reading_campaign(path: Path) -> Iterator[tuple[StoreReader, StoredCampaign]]:
-    """``reading``, and the campaign's row: a store without one is none of ours."""
-    with reading(path) as reader:
-        row = reader.campaign()
-        if row is None:
-            raise StoreError(f"{path.name}: not a chronicle store (it holds no campaign)")
-        yield reader, row
 
 
 def connect(path: Path, *, existing: bool = True, any_thread: bool = False
@@ -411,7 +372,7 @@ def connect(path: Path, *, existing: bool = True, any_thread: bool = False
 
 
 @contextmanager
-def _connected(path: Path) -> Iterator[sqlite3.Connection]:
+def connected(path: Path) -> Iterator[sqlite3.Connection]:
     connection = connect(path)
     try:
         yield connection

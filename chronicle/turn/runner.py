@@ -37,8 +37,9 @@ from chronicle.i18n.reasons import Say, as_written, engine_words, rejected_line
 from chronicle.i18n.words import Phrase, words
 from chronicle.i18n.words import Say as Words
 from chronicle.i18n.words import as_written as written
-from chronicle.store.file import StoreReader, dump_snapshot, load_snapshot, reading_campaign
+from chronicle.store.file import StoreReader, dump_snapshot, load_snapshot
 from chronicle.store.lock import READ_ONLY, campaign_lock
+from chronicle.store.reader import reading_campaign
 from chronicle.turn.outcome import TurnOutcome
 from chronicle.turn.reports import write_reports
 

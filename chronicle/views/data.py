@@ -38,8 +38,8 @@ from chronicle.store.file import (
     StoredTurn,
     StoreReader,
     load_snapshot,
-    reading_campaign,
 )
+from chronicle.store.reader import reading_campaign
 
 
 @dataclass(frozen=True)
