@@ -291,7 +291,8 @@ def test_the_plain_reader_refuses_a_foreign_file_and_a_busy_store(
 
     import chronicle.store.file as storefile
     from chronicle.errors import StoreError
-    from chronicle.store.file import BUSY, reading
+    from chronicle.store.file import BUSY
+    from chronicle.store.reader import reading
 
     foreign = tmp_path / "chronicle.sqlite"
     foreign.write_bytes(b"not a database at all, " * 100)
