@@ -108,6 +108,8 @@ class CoinDescriptor(Descriptor):
     site = "chronicle.rulesets.dynastic.site:PLUGIN"
     calendar = Tosses()
     demo_turns = 3
+    # Its events and their sentences are both in this module.
+    sentences = {"coin_ruleset": "coin_ruleset"}
 
     def rules(self, spec: Mapping[str, Any]) -> dict[str, Any]:
         return {}
