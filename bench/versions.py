@@ -28,7 +28,6 @@ import os
 import shlex
 import shutil
 import statistics
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -96,19 +95,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--only", choices=("first", "rebuild"), default=None)
     args = parser.parse_args(argv)
+    args.campaign = args.campaign.resolve()
     compiled_once()
     chron = {"A": command(args.a), "B": command(args.b)}
-    for line in chron.values():
-        # Each installation keeps its compiled bytecode, as an installed one has it.
-        measure([line[0], "-c", "import compileall, os, chronicle, adjudicator\n"
-                 "for m in (chronicle, adjudicator):\n"
-                 "    compileall.compile_dir(os.path.dirname(m.__file__), quiet=1)"])
     env = {"A": environment(args.env_a), "B": environment(args.env_b)}
     labels = (f"{args.a} {' '.join(args.env_a)}".strip(),
               f"{args.b} {' '.join(args.env_b)}".strip())
     room = MEMORY.is_dir() and shutil.disk_usage(MEMORY).free > MEMORY_NEEDED
     with tempfile.TemporaryDirectory(dir=MEMORY if room else None) as tmp:
         work = Path(tmp)
+        # ``python -m`` looks in the current folder first: run each installation
+        # from a folder holding neither, so that it runs its own code.
+        os.chdir(work)
+        for line in chron.values():
+            # Each installation keeps its compiled bytecode, as an installed one has it.
+            measure([line[0], "-c", "import compileall, os, chronicle, adjudicator\n"
+                     "for m in (chronicle, adjudicator):\n"
+                     "    compileall.compile_dir(os.path.dirname(m.__file__), quiet=1)"])
         lines: list[str] = []
 
         def first(side: str) -> Callable[[int], Run]:
