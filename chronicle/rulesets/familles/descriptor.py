@@ -27,7 +27,7 @@ class FamillesDescriptor(Descriptor):
         "adjudicator.rulesets.familles": "chronicle.rulesets.familles.narration"}
 
     def rules(self, spec: Mapping[str, Any]) -> dict[str, Any]:
-        return {"familles": ruleset_table("familles.toml")}
+        return {"familles": ruleset_table("familles", "familles.toml")}
 
     def campaign_spec(self, world: str | None) -> dict[str, Any]:
         return {"house": [{"id": p, "letter": p[0].upper(), "name": p.title(), "player": p}
