@@ -26,6 +26,9 @@ class FamillesDescriptor(Descriptor):
         "adjudicator.events": "chronicle.narration.common",
         "adjudicator.rulesets.familles": "chronicle.rulesets.familles.narration"}
 
+    # -- its site's templates and static files, in its own folder -----------------------
+    theme_layers: ClassVar[tuple[str, ...]] = ("chronicle.rulesets.familles",)
+
     def rules(self, spec: Mapping[str, Any]) -> dict[str, Any]:
         return {"familles": ruleset_table("familles", "familles.toml")}
 
