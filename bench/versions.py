@@ -10,6 +10,8 @@ the code before it: a checkout of the older commit installed in a virtual
 environment of its own. Scenarios, each on copies of ``--campaign``:
 
 - first build: ``build`` into a new folder, with no diagram cache;
+- warm build: ``build`` into a new folder, the campaign's diagram cache kept
+  from a first build (as after a theme's change, or a site folder lost);
 - rebuild after one new turn: the campaign played one turn further by the
   ``--a`` installation (the same store for both), then ``build`` into the
   folder of a first build of the turn before, made by the same installation.
@@ -93,7 +95,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--env-a", action="append", default=[], metavar="K=V")
     parser.add_argument("--env-b", action="append", default=[], metavar="K=V")
     parser.add_argument("--pairs", type=int, default=5)
-    parser.add_argument("--only", choices=("first", "rebuild"), default=None)
+    parser.add_argument("--only", choices=("first", "warm", "rebuild"), default=None)
     args = parser.parse_args(argv)
     args.campaign = args.campaign.resolve()
     compiled_once()
@@ -127,6 +129,27 @@ def main(argv: list[str] | None = None) -> None:
         if args.only in (None, "first"):
             a, b = interleaved(args.pairs, first("A"), first("B"), labels)
             lines += report("first build", a, b)
+
+        if args.only in (None, "warm"):
+            cached: dict[str, Path] = {}
+            for side in ("A", "B"):
+                # Each side's own cache (its entries are its renderer's).
+                camp = fresh_copy(args.campaign, work / f"{side}-cached" / args.campaign.name)
+                measure([*chron[side], "build", str(camp), "-o", str(work / f"{side}-warmup")],
+                        env=env[side])
+                cached[side] = camp
+
+            def warm(side: str) -> Callable[[int], Run]:
+                def run(index: int) -> Run:
+                    site = work / f"{side}-warm-{index}"
+                    done = measure([*chron[side], "build", str(cached[side]), "-o", str(site)],
+                                   env=env[side])
+                    shutil.rmtree(site)
+                    return done
+                return run
+
+            a, b = interleaved(args.pairs, warm("A"), warm("B"), labels)
+            lines += report("warm build", a, b)
 
         if args.only in (None, "rebuild"):
             before = fresh_copy(args.campaign, work / "turn-before" / args.campaign.name)

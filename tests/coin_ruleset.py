@@ -109,7 +109,7 @@ class CoinDescriptor(Descriptor):
     calendar = Tosses()
     demo_turns = 3
     # Its events and their sentences are both in this module.
-    sentences = {"coin_ruleset": "coin_ruleset"}
+    sentences: ClassVar[Mapping[str, str]] = {"coin_ruleset": "coin_ruleset"}
 
     def rules(self, spec: Mapping[str, Any]) -> dict[str, Any]:
         return {}

@@ -1,4 +1,4 @@
-"""Typed view of the dynasty tables (``content/rulesets/dynasty.toml``)."""
+"""Typed view of the dynasty tables (``content/rulesets/dynastic/dynasty.toml``)."""
 
 from __future__ import annotations
 

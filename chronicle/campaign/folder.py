@@ -261,7 +261,7 @@ def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]
 
 
 def _names(houses: list[dict[str, Any]]) -> dict[str, Any]:
-    minor = ruleset_table("minor-nobility.toml")
+    minor = ruleset_table("dynastic", "minor-nobility.toml")
     names: dict[str, Any] = {
         "minor-nobility": {"male": minor.get("minor_nobility_male_names", []),
                            "female": minor.get("minor_nobility_female_names", [])}}

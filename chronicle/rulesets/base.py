@@ -15,6 +15,8 @@ from __future__ import annotations
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
+from importlib.resources import files
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from chronicle.errors import RulesetError
@@ -90,6 +92,9 @@ class Descriptor(ABC):
     engine_class: ClassVar[str]
     #: The site's plug-in (a ``chronicle.site.plugin.SitePlugin``), as ``module:NAME``.
     site: ClassVar[str]
+    #: What the ruleset adds to the views read from a store (a
+    #: ``chronicle.views.data.RulesetViews``), as ``module:NAME``; None for nothing.
+    views: ClassVar[str | None] = None
     calendar: ClassVar[Calendar]
     #: The content packs a campaign may choose with ``world``; the first is the default.
     worlds: ClassVar[tuple[str, ...]] = ()
@@ -166,3 +171,14 @@ class Descriptor(ABC):
         from chronicle.i18n.localnames import NO_NAMES
 
         return NO_NAMES
+
+    # -- the site's theme layers ------------------------------------------------------
+    #: The packages (``chronicle.rulesets.<r>``) whose ``templates/`` and ``static/``
+    #: folders the site's theme chain holds after the default theme, first wins: the
+    #: templates and static files of its site plug-in's pages. A campaign's own theme
+    #: and a chosen one override them like any template (``inputs.theme_chain``).
+    theme_layers: ClassVar[tuple[str, ...]] = ()
+
+    def theme_folders(self) -> tuple[Path, ...]:
+        """The folders of ``theme_layers``, where the install put them."""
+        return tuple(Path(str(files(package))) for package in self.theme_layers)

@@ -116,7 +116,8 @@ def prepare(data: SiteData, genealogies: PendingGenealogies | None = None, *,
 
     ``genealogies``: the diagrams ``start_genealogies`` already set going.
     """
-    return plugin_of(data).prepare(make_context(data, archive=archive), genealogies)
+    plugin = plugin_of(data)
+    return plugin.prepare(make_context(data, plugin, archive=archive), genealogies)
 
 
 def build_campaign(ctx: SiteContext, writer: Writer, base_url: str = "") -> Callable[[], None]:
@@ -136,8 +137,9 @@ def build_campaign(ctx: SiteContext, writer: Writer, base_url: str = "") -> Call
 
 def build_static(ctx: SiteContext, write: Write) -> None:
     """The theme's static files, each under the campaign's ``static/``."""
-    for rel, path in static_files(theme_chain(Path(ctx.data.campaign.folder),
-                                              ctx.data.campaign.theme)).items():
+    campaign = ctx.data.campaign
+    for rel, path in static_files(theme_chain(Path(campaign.folder), campaign.theme,
+                                              campaign.ruleset)).items():
         mine = claim(ctx, write, f"static/{rel}")
         if mine is not None:
             mine(f"{ctx.prefix}static/{rel}", path.read_bytes())
@@ -153,13 +155,19 @@ def _campaign(folder: Path, writer: Writer, base_url: str) -> tuple[CampaignSumm
     be the database library's first query).
     """
     meta = read_campaign_toml(folder)
-    chain = theme_chain(folder, str(meta.get("theme") or BASE_THEME))
+    chain = theme_chain(folder, str(meta.get("theme") or BASE_THEME), _ruleset_of(meta))
     if writer.has_fingerprints():
         known = writer.previous_group(fingerprint(folder, chain, base_url))
         kept = _kept_summary(folder, *known) if known is not None else None
         if kept is not None:
             return kept, chain, True
     return summarise(folder), chain, False
+
+
+def _ruleset_of(meta: dict[str, object]) -> str | None:
+    """The ruleset ``campaign.toml`` names, if it is a string (the load checks it)."""
+    ruleset = meta.get("ruleset")
+    return ruleset if isinstance(ruleset, str) else None
 
 
 def _facts(summary: CampaignSummary) -> dict[str, str | int]:
@@ -235,7 +243,7 @@ def build_site(campaign_dirs: list[Path], out: Path, *, progress: Progress | Non
         del ctx
         wait()
         writer.end_group()
-        prune_caches(summary.folder, started)
+        prune_caches(summary.folder, started, plugin_for(summary.ruleset).caches)
     gc.unfreeze()
     _build_archive(summaries, writer)
     build_sitemap(sorted(writer.written), writer.write, base_url)
@@ -300,8 +308,10 @@ def _build_archive(summaries: list[CampaignSummary], writer: Writer) -> None:
     language = ordered[0].language if ordered else "en"
     chain = theme_chain(None, BASE_THEME)
     env = environment(chain, language)
+    # Each campaign's line, as its ruleset words it: (msgid, values) by slug.
+    progress = {s.slug: plugin_for(s.ruleset).progress(s.turn, s.year) for s in ordered}
     writer.write("index.html", env.get_template("archive.html").render(
-        campaigns=ordered, root="", site_root=""))
+        campaigns=ordered, progress=progress, root="", site_root=""))
     assets = static_files(chain)
     for rel, path in assets.items():
         writer.write(f"static/{rel}", path.read_bytes())

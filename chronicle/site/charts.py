@@ -136,21 +136,6 @@ def house_lines_chart(
     return _render(chart, chart_id, desc)
 
 
-def wealth_chart(
-    rows: Iterable[Row],
-    houses: Mapping[str, HouseLike],
-    *,
-    title: str = "Treasury over time",
-    desc: str = "The treasury of each house at the end of each turn.",
-    chart_id: str = "wealth",
-    y_title: str = "",
-    x_title: str = "",
-) -> str:
-    """Treasury per house over time; ``rows`` are (year, house id, treasury)."""
-    return house_lines_chart(rows, houses, title=title, desc=desc, chart_id=chart_id,
-                             y_title=y_title, x_title=x_title)
-
-
 def population_chart(
     rows: Iterable[Row],
     houses: Mapping[str, HouseLike],
@@ -166,13 +151,13 @@ def population_chart(
                              y_title=y_title, x_title=x_title)
 
 
-def cash_in_chart(
+def house_totals_chart(
     rows: Iterable[Row],
     houses: Mapping[str, HouseLike],
     *,
-    title: str = "Cash-ins",
-    desc: str = "The total cashed in by each house over the campaign.",
-    chart_id: str = "cash-in",
+    title: str,
+    desc: str,
+    chart_id: str,
 ) -> str:
     """Total per house, one bar each; ``rows`` are (year, house id, amount that turn)."""
     years, series = _house_series(rows, houses)

@@ -1,36 +1,32 @@
-"""The drawings of a campaign: genealogies, standings charts and turn maps.
+"""The drawings of a dynastic campaign: genealogies and the population chart.
 
 The drawing modules know nothing of the store; this module feeds them the
 view models, names the files, localises the words they show and records in
 the ``SiteContext`` which page shows which drawing. Genealogies are laid out
 in other processes while the pages are rendered (``SiteContext.pending``);
-charts and maps are drawn when ``pages.build_svgs`` writes them, by the
-process that writes them (``SiteContext.lazy_svgs``). Each turn's map needs
-that turn's state, the slowest thing to decode in a large campaign, so maps
-are cached by the SHA-256 of the snapshot (``MapSource.drawn``; and the
-words), next to the Graphviz cache.
+charts are drawn when ``pages.build_svgs`` writes them, by the process that
+writes them (``SiteContext.lazy_svgs``). A ruleset's plug-in adds its own
+drawings the same way (``SitePlugin.prepare``: Blood Royale's maps and wealth
+charts), cached in folders of its own beside the Graphviz cache
+(``SitePlugin.caches``).
 """
 
 from __future__ import annotations
 
 import functools
-import html
-import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from pathlib import Path
 
 from chronicle.i18n.catalogue import translations
-from chronicle.rulesets.blood_royale import mapsvg
 from chronicle.site import charts, genealogy
 from chronicle.site.incremental import cache
-from chronicle.site.incremental.cache import RenderCache
-from chronicle.site.pages import DiagramPage, SiteContext, battle_title, ruler_title
-from chronicle.views.data import Lineage, MapSource, MapView, SiteData, TurnView
+from chronicle.site.pages import DiagramPage, SiteContext, ruler_title
+from chronicle.views.data import Lineage, SiteData
 
-MAP_VERSION = "map-2"
-
-
-CACHES = ("graphviz", "maps", "charts")  # genealogies, turn maps, person charts
+#: The drawings' caches of every campaign: genealogies and person charts (a ruleset's
+#: own are its plug-in's: ``SitePlugin.caches``).
+CACHES = ("graphviz", "charts")
 
 
 def cache_dir(campaign: Path, name: str) -> Path | None:
@@ -39,9 +35,10 @@ def cache_dir(campaign: Path, name: str) -> Path | None:
     return cache.inside(campaign, ".cache", name)
 
 
-def prune_caches(folder: Path, before: float) -> int:
-    """Drop the drawings of ``folder``'s campaign that no build used since ``before``."""
-    found = (cache_dir(folder, name) for name in CACHES)
+def prune_caches(folder: Path, before: float, also: Iterable[str] = ()) -> int:
+    """Drop the drawings of ``folder``'s campaign that no build used since ``before``
+    (in its ``.cache`` folders: ``CACHES``, and ``also``, its ruleset's)."""
+    found = (cache_dir(folder, name) for name in (*CACHES, *also))
     return sum(len(cache.prune(path, before)) for path in found if path is not None)
 
 
@@ -146,113 +143,18 @@ def living_by_turn(ctx: SiteContext) -> list[tuple[int, str, int]]:
 
 
 def add_charts(ctx: SiteContext) -> None:
+    """The population chart, once there are turns."""
     data = ctx.data
     _ = ctx._
-    houses = data.styles
     if data.turns:
         ctx.lazy_svgs["charts/population.svg"] = lambda: charts.population_chart(
-            living_by_turn(ctx), houses, title=_("Living members"),
+            living_by_turn(ctx), data.styles, title=_("Living members"),
             desc=_("The living members of each dynasty at the end of each turn."))
         ctx.charts["population"] = ("charts/population.svg", _("Living members over time"))
-    if data.wealth:
-        ctx.lazy_svgs["charts/treasury.svg"] = lambda: charts.wealth_chart(
-            [(w.year, w.house, w.treasury) for w in data.wealth], houses,
-            title=_("Treasury over time"),
-            desc=_("The treasury of each house at the end of each turn."))
-        ctx.charts["treasury"] = ("charts/treasury.svg", _("Treasury over time"))
-    if any(w.cash_in for w in data.wealth):
-        ctx.lazy_svgs["charts/cash-ins.svg"] = lambda: charts.cash_in_chart(
-            [(w.year, w.house, w.cash_in) for w in data.wealth], houses,
-            title=_("Cash-ins"), desc=_("The total cashed in by each house over the campaign."))
-        ctx.charts["cash-ins"] = ("charts/cash-ins.svg", _("Cash-ins"))
-
-
-def map_events(ctx: SiteContext, turn: TurnView) -> tuple[list[mapsvg.MapMove],
-                                                          list[mapsvg.MapChange]]:
-    """The marches and changes of control of a turn, as its map draws them.
-
-    Read from the turn's public events by their payloads' shape (a march
-    has a ``path`` and a ``round``; a change of control a ``controller``),
-    so any ruleset with a board that records them gets them drawn.
-    """
-    moves, changes = [], []
-    for event in turn.events:
-        pl = event.payload
-        path, round_ = pl.get("path"), pl.get("round")
-        if event.kind == "unit-moved" and isinstance(path, list) and path \
-                and isinstance(round_, int):
-            start = pl.get("start")
-            steps = tuple(str(p) for p in ([start] if start else []) + path)
-            text = ctx.narrator.sentence(event, "")
-            moves.append(mapsvg.MapMove(house=str(pl.get("owner") or pl.get("house")),
-                                        round=round_, path=steps,
-                                        title=_text(text)))
-        elif event.kind == "control" and pl.get("province"):
-            text = ctx.narrator.sentence(event, "")
-            changes.append(mapsvg.MapChange(province=str(pl["province"]),
-                                            controller=pl.get("controller"), title=_text(text)))
-    return moves, changes
-
-
-def _text(sentence: object) -> str:
-    """A sentence's words without its links, for a drawing's tooltip."""
-    return html.unescape(re.sub(r"<[^>]*>", "", str(sentence or "")))
-
-
-def add_maps(ctx: SiteContext) -> None:
-    """One map per turn, for the rulesets with a board, drawn when written."""
-    data = ctx.data
-    if not data.provinces:
-        return
-    _, n_ = ctx._, ctx.narrator.n_
-    language = data.campaign.language
-    words = mapsvg.MapLabels(
-        title=_("Map"), desc=_("Provinces, their controllers, units and battles."),
-        legend=_("Legend"), uncontrolled=_("Uncontrolled"), sea=_("Sea"),
-        capital=_("Capital"), revolt=_("Revolt"), famine=_("Famine"), battle=_("Battle"),
-        movement=_("Movement, round %(round)s"),
-        change=_("Change of control"),
-        army_forms=(n_("%(num)s army", "%(num)s armies", 1),
-                    n_("%(num)s army", "%(num)s armies", 2)),
-        none_singular=n_("%(num)s army", "%(num)s armies", 0) == n_(
-            "%(num)s army", "%(num)s armies", 1),
-        unit_types=tuple((kind, ctx.narrator.p_("unit type", kind))
-                         for kind in ("army", "fleet", "dragon")))
-    folder = cache_dir(Path(data.campaign.folder), "maps")
-    # The names a map shows come from the snapshot and the content pack's names
-    # in the site's language (data.provinces and data.houses carry those).
-    names = ([(p.id, p.name) for p in data.provinces.values()],
-             [(h.id, h.name) for h in data.houses.values()])
-    cache = (RenderCache(folder, salt=f"{MAP_VERSION} {words!r} {names!r}")
-             if folder is not None else None)
-    slugs = {b.id: b.slug for b in data.battles.values()}
-
-    def draw(turn: TurnView, source: MapSource) -> str:
-        battles = [data.battles[b] for b in turn.battles]
-        moves, changes = map_events(ctx, turn)
-
-        def drawing(board: MapView) -> str:
-            return mapsvg.map_svg(
-                board.provinces, board.units,
-                [mapsvg.MapBattle(id=b.id, province=b.province_id, title=battle_title(_, b, language))
-                 for b in battles],
-                board.houses,
-                lambda bid: f"../battles/{slugs[bid]}/index.html" if bid in slugs else None,
-                labels=words, moves=moves, changes=changes)
-
-        return source.drawn(drawing, cache, repr(
-            ([(b.id, b.slug, battle_title(_, b, language)) for b in battles], moves, changes)))
-
-    for turn in data.turns:
-        if turn.map is None:
-            continue
-        name = f"maps/turn-{turn.number:03d}.svg"
-        ctx.lazy_svgs[name] = functools.partial(draw, turn, turn.map)
-        ctx.maps[turn.number] = name
 
 
 def add_drawings(ctx: SiteContext,
                  genealogies: genealogy.PendingGenealogies | None = None) -> None:
+    """A dynastic campaign's drawings: its genealogies and the population chart."""
     add_genealogies(ctx, genealogies)
     add_charts(ctx)
-    add_maps(ctx)

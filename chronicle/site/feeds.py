@@ -13,7 +13,7 @@ import json
 from xml.sax.saxutils import escape, quoteattr
 
 from chronicle.rulesets import descriptor
-from chronicle.site.pages import SiteContext, Write, battle_title, claim, turn_told
+from chronicle.site.pages import SiteContext, Write, claim, turn_told
 from chronicle.views.data import TurnView
 
 
@@ -74,18 +74,15 @@ def build_feed(ctx: SiteContext, write: Write) -> None:
     write(ctx.prefix + "feed.atom", "\n".join(lines) + "\n")
 
 
-#: The kinds of search entry, in the order the index numbers them (``search.js``).
-SEARCH_KINDS = ("person", "house", "province", "battle", "turn")
-
-
 def search_entries(ctx: SiteContext) -> list[list[object]]:
     """Everything a player may look for, one compact row each.
 
     ``[kind, name, reference numbers, what to show beside it, page]``: the
-    kind an index into ``SEARCH_KINDS``, the numbers one string (matched
-    case-sensitively by ``search.js``: ``E1a00`` is not ``E1A00``), the page
-    relative to the campaign. Rows, not objects, and people's pages by slug
-    alone: an 11,000-person campaign's index stays about half a megabyte.
+    kind an index into ``pages.search_kinds`` (people, houses, the ruleset's
+    own kinds: ``SitePlugin.search``, then turns), the numbers one string
+    (matched case-sensitively by ``search.js``: ``E1a00`` is not ``E1A00``),
+    the page relative to the campaign. Rows, not objects, and people's pages
+    by slug alone: an 11,000-person campaign's index stays about half a megabyte.
     """
     data, _ = ctx.data, ctx._
     rows: list[list[object]] = []
@@ -94,19 +91,16 @@ def search_entries(ctx: SiteContext) -> list[list[object]]:
                      f"{person.born}–{person.died or ''}", person.slug])
     for house in sorted(data.houses.values(), key=lambda h: h.name):
         rows.append([1, house.name, house.letter, "", f"houses/{house.slug}/index.html"])
-    latest = next((t for t in reversed(data.turns) if t.map is not None), None)
-    for province in sorted(data.provinces.values(), key=lambda p: p.name):
-        held = data.houses.get(province.controller or "")
-        rows.append([2, province.name, "", held.name if held is not None else "",
-                     f"maps/turn-{latest.number:03d}.svg" if latest is not None
-                     else "houses/index.html"])
-    for battle in sorted(data.battles.values(), key=lambda b: (b.turn, b.id)):
-        sides = " · ".join(data.houses[h].name if h in data.houses else h
-                           for h in battle.houses)
-        rows.append([3, battle_title(_, battle, data.campaign.language), "", f"{battle.year} {sides}",
-                     f"battles/{battle.slug}/index.html"])
+    part = ctx.site.search
+    if part is not None:
+        rows += ([2 + kind, name, refs, beside, page]
+                 for kind, name, refs, beside, page in part.rows(ctx))
+    turn_kind = ctx.site.turn_search_kind
+    if turn_kind is None:
+        turn_kind = 2 + (len(part.kinds) if part is not None else 0)
     for turn in data.turns:
-        rows.append([4, _("Turn %(turn)s, %(year)s") % {"turn": turn.number, "year": turn.year},
+        rows.append([turn_kind,
+                     _("Turn %(turn)s, %(year)s") % {"turn": turn.number, "year": turn.year},
                      "", "", f"turns/turn-{turn.number:03d}/index.html"])
     return rows
 

@@ -13,16 +13,20 @@ URLs (stable: they depend on ids and reference numbers, never on build order)::
     <campaign>/houses/<house>/index.html
     <campaign>/people/index.html               everyone, with every reference number
     <campaign>/people/<ref>-<id>/index.html    e.g. people/e1100-edward/
-    <campaign>/battles/index.html
-    <campaign>/battles/<battle>/index.html     e.g. battles/b-3-1/
-    <campaign>/wealth/index.html
     <campaign>/genealogy/<house>.svg          a dynasty's family tree, or its trunk
     <campaign>/genealogy/<part>.html          a part at 100 %; #p_<id> marks a person
-    <campaign>/maps/index.html, maps/turn-003.svg
     <campaign>/search/index.html, search-index.js, feed.atom
 
-Every link is relative (``root`` leads back to the campaign's folder), so a
-page works from any folder and from ``file://``.
+and a ruleset's own pages beside them (its site plug-in's builders: Blood
+Royale's battles, wealth and maps). Every link is relative (``root`` leads
+back to the campaign's folder), so a page works from any folder and from
+``file://``.
+
+These are the pages of a dynastic campaign; the plug-in of a campaign's
+ruleset (``SitePlugin``, ``SiteContext.plugin``) says which of them it has,
+what its own views add to them (the values of ``page_values``, shown by the
+blocks of its own templates: ``SitePlugin.pages``), its masthead links, its
+search entries and how a turn is cut into sections (``TurnLayout``).
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 import markdown  # type: ignore[import-untyped]
@@ -52,7 +56,6 @@ from chronicle.site.incremental.inputs import slugify, theme_chain
 from chronicle.site.svgsafe import checked
 from chronicle.site.themes import environment
 from chronicle.views.data import (
-    BattleView,
     EventView,
     HouseView,
     PersonView,
@@ -61,8 +64,10 @@ from chronicle.views.data import (
 )
 from chronicle.views.kin import Kin, kinship_table
 
+if TYPE_CHECKING:
+    from chronicle.site.plugin import SitePlugin
+
 Write = Callable[[str, str | bytes], None]
-CAPTIVITY = frozenset({"capture", "capture-escaped", "prisoner-kept", "prisoner-released"})
 
 ALLOWED_TAGS = {"a", "abbr", "b", "blockquote", "br", "code", "em", "h2", "h3", "h4", "h5",
                 "h6", "hr", "i", "li", "ol", "p", "pre", "q", "s", "strong", "sub", "sup",
@@ -132,7 +137,6 @@ class SiteContext:
     redraw: dict[str, Callable[[], str]] = field(default_factory=dict)
     # Drawings made when written, by the process that writes them (``build_svgs``).
     lazy_svgs: dict[str, Callable[[], str]] = field(default_factory=dict)
-    maps: dict[int, str] = field(default_factory=dict)
     charts: dict[str, tuple[str, str]] = field(default_factory=dict)
     pending: list[Callable[[], None]] = field(default_factory=list)
     base_url: str = ""  # makes the feed's links absolute
@@ -163,6 +167,16 @@ class SiteContext:
     # person pages' charts (``personcharts``; made on first use).
     kin: Kin | None = None
     person_charts: Any = None
+    # The campaign's ruleset's site plug-in (``make_context`` is handed it), and what
+    # it prepares for its own pages (a board's maps: ``SitePlugin.prepare``).
+    plugin: SitePlugin | None = None
+    parts: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def site(self) -> SitePlugin:
+        """The plug-in of the campaign's ruleset."""
+        assert self.plugin is not None, "make_context hands every context its plug-in"
+        return self.plugin
 
     def known_ids(self) -> frozenset[str]:
         """Every person's and house's id: what ``mentioned`` looks for."""
@@ -204,35 +218,90 @@ class SiteContext:
         self.redraw.clear()
 
 
-def make_context(data: SiteData, *, archive: bool = True) -> SiteContext:
-    """A campaign's context before its drawings: templates, words and sentences."""
+def make_context(data: SiteData, plugin: SitePlugin, *, archive: bool = True) -> SiteContext:
+    """A campaign's context before its drawings: templates, words and sentences, and
+    the plug-in of its ruleset (``plugin.plugin_of``)."""
     campaign = data.campaign
-    env = environment(theme_chain(Path(campaign.folder), campaign.theme), campaign.language)
+    env = environment(theme_chain(Path(campaign.folder), campaign.theme, campaign.ruleset),
+                      campaign.language)
     trans = translations(campaign.language)
-    battles = {b.id: (b.slug, battle_title(trans.gettext, b, campaign.language))
-               for b in data.battles.values()}
-    narrator = Narrator(data.people, data.houses, trans.gettext, trans.ngettext,
-                        Glossary(provinces={p.id: p.name for p in data.provinces.values()},
-                                 battles=battles, articles=dict(campaign.province_articles)),
+    glossary = (plugin.glossary(data, trans.gettext, campaign.language)
+                if plugin.glossary is not None else Glossary())
+    narrator = Narrator(data.people, data.houses, trans.gettext, trans.ngettext, glossary,
                         pgettext=lambda context, text: str(trans.pgettext(context, text)), language=campaign.language)
     return SiteContext(data=data, env=env, narrator=narrator,
                        prefix=f"{campaign.slug}/" if archive else "", archive=archive,
-                       kin=Kin(data.people, data.houses, data.marriages))
+                       kin=Kin(data.people, data.houses, data.marriages), plugin=plugin)
 
 
-def battle_title(_: Callable[[str], str], battle: BattleView, language: str = "en") -> str:
-    """A battle's title, distinct from that of any other battle of its turn (in
-    ``language``'s grammar: "Bataille du Nord")."""
-    values = {"province": battle.province}
-    if battle.title_round is not None:
-        title = _("Battle of %(province)s, round %(round)s") % {**values,
-                                                                "round": battle.title_round}
-    elif battle.title_number:
-        title = _("Battle of %(province)s (%(number)s)") % {**values,
-                                                            "number": battle.title_number}
-    else:
-        title = _("Battle of %(province)s") % values
-    return finish(language, title)
+# -- what a ruleset's plug-in gives the generic pages ------------------------------
+@dataclass(frozen=True)
+class NavLink:
+    """A masthead link to a ruleset's own page (``SitePlugin.nav``): the page, from the
+    campaign's folder; its words (a msgid); for a link not always there, when it is."""
+
+    path: str
+    label: str
+    shown: Callable[[SiteData], bool] | None = None
+
+
+@dataclass(frozen=True)
+class SearchPart:
+    """A ruleset's entries of the search index (``SitePlugin.search``), between the
+    houses and the turns: the kinds it adds, as msgids in the order the index numbers
+    them (``search.js``), and its rows, each ``[kind, name, reference numbers, what to
+    show beside it, page]`` with ``kind`` an index into ``kinds``."""
+
+    kinds: tuple[str, ...]
+    rows: Callable[[SiteContext], list[tuple[int, str, str, str, str]]]
+
+
+def _no_round(_phase: str) -> int | None:
+    return None
+
+
+def _states_no_order(_event: EventView) -> bool:
+    return False
+
+
+def _at_court(_phase: str) -> str:
+    return "courts"
+
+
+@dataclass(frozen=True)
+class TurnLayout:
+    """How a turn's chronicle is cut up (``turn_chronicle``, ``SitePlugin.turn_layout``).
+
+    ``titles``: the sections, in order, with their titles (msgids); ``section_of``:
+    an event's section, from its phase; ``round_of``: the round of play its phase
+    belongs to, if any; ``states_order``: whether the event states a round's order
+    of play (told first in the round's part).
+    """
+
+    titles: Mapping[str, str]
+    section_of: Callable[[str], str] = _at_court
+    round_of: Callable[[str], int | None] = _no_round
+    states_order: Callable[[EventView], bool] = _states_no_order
+
+
+#: A dynastic turn: everything happens at court, in no round.
+DYNASTIC_LAYOUT = TurnLayout(titles={"courts": "At court"})
+
+
+def turns_played(turns: int, year: int) -> tuple[str, Mapping[str, int]]:
+    """A dynastic campaign's line in the archive index (``SitePlugin.progress``)."""
+    return ("%(turns)s turns played; the chronicle has reached the year %(year)s.",
+            {"turns": turns, "year": year})
+
+
+def nav_links(ctx: SiteContext) -> tuple[tuple[str, str, bool], ...]:
+    """The plug-in's masthead links shown for this campaign: (path, msgid, always).
+
+    A link that is not always there ends its line with the next one's, as the
+    chronicle's link of the dynastic masthead does (``masthead.html``).
+    """
+    return tuple((link.path, link.label, link.shown is None) for link in ctx.site.nav
+                 if link.shown is None or link.shown(ctx.data))
 
 
 def _root(rel: str) -> str:
@@ -319,7 +388,7 @@ def campaign_print(ctx: SiteContext, code: str) -> str:
     campaign = ctx.data.campaign
     shared = (code, campaign.slug, campaign.title, campaign.language, campaign.theme,
               campaign.seed_commitment, campaign.seed_revealed, ctx.archive, ctx.prefix,
-              sorted(ctx.charts.items()), bool(ctx.data.turns), bool(ctx.data.provinces))
+              sorted(ctx.charts.items()), bool(ctx.data.turns), nav_links(ctx))
     return hashlib.blake2b(repr(shared).encode("utf-8"), digest_size=16).hexdigest()
 
 
@@ -451,11 +520,13 @@ def render(ctx: SiteContext, write: Write, template: str, rel: str, **values: An
 
 
 def page_html(ctx: SiteContext, template: str, rel: str, **values: Any) -> str:
-    """The text of the page ``rel`` (see ``render``), whoever writes it."""
+    """The text of the page ``rel`` (see ``render``), whoever writes it: ``template``,
+    or the template the ruleset renders that page with (``SitePlugin.pages``)."""
     root = _root(rel)
     narrator = ctx.narrator
+    plugin = ctx.site
     try:
-        return ctx.env.get_template(template).render(
+        return ctx.env.get_template(plugin.pages.get(template, template)).render(
             **campaign_wide(ctx, root),
             fragment=lambda name: fragment(ctx, name, root),
             person=lambda pid: narrator.person(pid, root),
@@ -463,7 +534,7 @@ def page_html(ctx: SiteContext, template: str, rel: str, **values: Any) -> str:
             house=lambda hid: narrator.house(hid, root),
             say=lambda event: narrator.sentence(event, root),
             cause=narrator.cause,
-            battle_title=lambda b: battle_title(narrator._, b, narrator.language),
+            **{name: make(narrator) for name, make in plugin.helpers.items()},
             **values)
     except jinja2.TemplateError as err:
         # A campaign's own theme is the arbiter's input: a template that does not
@@ -501,7 +572,8 @@ def campaign_wide(ctx: SiteContext, root: str) -> dict[str, Any]:
     a template gets the public views and a few plain values.
     """
     return {"data": ctx.data, "campaign": ctx.data.campaign, "root": root,
-            "site_root": _site_root(ctx, root), "archive": ctx.archive, "charts": ctx.charts}
+            "site_root": _site_root(ctx, root), "archive": ctx.archive, "charts": ctx.charts,
+            "nav": nav_links(ctx)}
 
 
 def fragment(ctx: SiteContext, template: str, root: str) -> Markup:
@@ -640,24 +712,6 @@ def sentences(ctx: SiteContext, events: Iterable[EventView], root: str, *,
     return told
 
 
-SECTION_OF_PHASE = {"interphase": "realms", "cash-in": "trade", "wealth": "trade"}
-SECTION_ORDER = ("courts", "realms", "war", "trade")
-_ROUND_PHASE = re.compile(r"(?:movement|battle)-(\d+)$")
-
-
-def section_of(phase: str) -> str:
-    """The part of a turn's chronicle an event belongs to, from its phase."""
-    if phase.startswith(("movement", "battle")):
-        return "war"
-    return SECTION_OF_PHASE.get(phase, "courts")
-
-
-def round_of(phase: str) -> int | None:
-    """The round of a movement or battle phase (``movement-2`` -> 2)."""
-    match = _ROUND_PHASE.match(phase)
-    return int(match.group(1)) if match else None
-
-
 Told = list[tuple[EventView, Markup]]
 
 
@@ -710,11 +764,13 @@ def turn_chronicle(ctx: SiteContext, turn: TurnView, root: str) -> TurnChronicle
     """A turn told as a story: the economy as a table, the rounds, then house by house.
 
     An event a ruleset puts in the ledger is shown there instead of as a
-    sentence. An event of the war with no acting house (a battle, a change
-    of control, the order of play) belongs to its round; any other goes to
-    its acting house, else to the first house it concerns.
+    sentence. An event of a round of play with no acting house (a battle, a
+    change of control, the order of play) belongs to its round; any other goes
+    to its acting house, else to the first house it concerns. The ruleset's
+    ``TurnLayout`` says each event's section and round.
     """
     narrator = ctx.narrator
+    layout = ctx.site.turn_layout
     sums: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     notes: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     used: set[str] = set()
@@ -735,12 +791,12 @@ def turn_chronicle(ctx: SiteContext, turn: TurnView, root: str) -> TurnChronicle
         text = narrator.sentence(event, root)
         if text is None:
             continue
-        kind = section_of(event.phase)
-        number = round_of(event.phase) if kind == "war" else None
+        kind = layout.section_of(event.phase)
+        number = layout.round_of(event.phase)
         actor = _actor(event)
         if number is not None and actor is None:
             chronicle = rounds.setdefault(number, RoundChronicle(number, [], []))
-            (chronicle.order if event.kind == "kingdom-order" else chronicle.told).append(
+            (chronicle.order if layout.states_order(event) else chronicle.told).append(
                 (event, text))
             continue
         # From the event alone: a page's grouping must not follow what its
@@ -757,9 +813,9 @@ def turn_chronicle(ctx: SiteContext, turn: TurnView, root: str) -> TurnChronicle
         houses=[HouseChronicle(
             house=hid, anchor=f"house-{_house_slug(ctx, hid)}",
             kinds=[(kind, sorted(kinds[kind].items(), key=lambda pair: pair[0] or 0))
-                   for kind in SECTION_ORDER if kind in kinds])
+                   for kind in layout.titles if kind in kinds])
             for hid, kinds in sorted(by_house.items(), key=lambda pair: _house_key(ctx, pair[0]))],
-        general=[(kind, general[kind]) for kind in SECTION_ORDER if kind in general])
+        general=[(kind, general[kind]) for kind in layout.titles if kind in general])
 
 
 def _house_slug(ctx: SiteContext, hid: str) -> str:
@@ -814,12 +870,12 @@ def ruler_title(_: Callable[[str], str], houses: Mapping[str, HouseView],
 
 
 # -- the builders -------------------------------------------------------------
-def standings(data: SiteData) -> list[tuple[HouseView, int]]:
-    """Houses by wealth: the last turn's wealth rows, else the final treasuries (B8)."""
-    last = max((row.turn for row in data.wealth), default=None)
-    treasury = {h.id: h.treasury for h in data.houses.values()}
-    treasury.update({row.house: row.treasury for row in data.wealth if row.turn == last})
-    return sorted(((h, treasury[h.id]) for h in data.houses.values()),
+def standings(data: SiteData, treasury: Mapping[str, int] | None = None,
+              ) -> list[tuple[HouseView, int]]:
+    """Houses by their treasuries (RULES.md A): now, or as ``treasury`` gives them."""
+    held = {h.id: h.treasury for h in data.houses.values()}
+    held.update(treasury or {})
+    return sorted(((h, held[h.id]) for h in data.houses.values()),
                   key=lambda pair: (pair[0].eliminated, -pair[1], pair[0].name))
 
 
@@ -827,9 +883,11 @@ def build_home(ctx: SiteContext, write: Write) -> None:
     data = ctx.data
     latest = data.turns[-1] if data.turns else None
     ranked = standings(data)
+    # The ruleset's values may rank the houses otherwise (by its own standings).
+    values = {"standings": ranked if any(t for _h, t in ranked) else [],
+              **ctx.site.page_values(ctx, "home.html", None)}
     render(ctx, write, "home.html", "index.html", latest=latest,
-           standings=ranked if data.wealth or any(t for _h, t in ranked) else [],
-           latest_told=sentences(ctx, latest.events, "") if latest else [])
+           latest_told=sentences(ctx, latest.events, "") if latest else [], **values)
 
 
 def build_turns(ctx: SiteContext, write: Write) -> None:
@@ -838,15 +896,15 @@ def build_turns(ctx: SiteContext, write: Write) -> None:
         rel = f"turns/turn-{turn.number:03d}/index.html"
         previous = turns[i - 1] if i > 0 else None
         following = turns[i + 1] if i + 1 < len(turns) else None
-        battles = [ctx.data.battles[b] for b in turn.battles]
-        map_svg = ctx.maps.get(turn.number)
         # Asked before telling the turn, which is most of the page's work.
-        if not (elsewhere(ctx, rel) or kept(ctx, rel, turn_print(ctx, rel, turn, previous,
-                                                                 following, battles, map_svg))):
-            render(ctx, write, "turn.html", rel, turn=turn,
-                   chronicle=turn_chronicle(ctx, turn, _root(rel)),
-                   commentary=sanitise_markdown(turn.commentary) if turn.commentary else None,
-                   previous=previous, next=following, battles=battles, map_svg=map_svg)
+        if not elsewhere(ctx, rel):
+            extra = ctx.site.page_values(ctx, "turn.html", turn)
+            if not kept(ctx, rel, turn_print(ctx, rel, turn, previous, following, extra)):
+                render(ctx, write, "turn.html", rel, turn=turn,
+                       chronicle=turn_chronicle(ctx, turn, _root(rel)),
+                       commentary=sanitise_markdown(turn.commentary) if turn.commentary
+                       else None, previous=previous, next=following,
+                       kinds=ctx.site.turn_layout.titles, **extra)
         rel = f"dice/turn-{turn.number:03d}/index.html"
         if not (elsewhere(ctx, rel) or kept(ctx, rel, dice_print(ctx, turn))):
             render(ctx, write, "dice.html", rel, turn=turn,
@@ -858,20 +916,20 @@ def dice_print(ctx: SiteContext, turn: TurnView) -> str:
     (a house renamed in campaign.toml, or a person's number, shows on every page
     of dice thrown for them)."""
     subjects = sorted({str(row[4]) for row in turn.roll_rows if row[4]})
-    provinces = ctx.narrator.glossary.provinces
+    narrator = ctx.narrator
     return page_print(ctx, "dice.html", turn.number, turn.year, turn.defaulted, turn.roll_rows,
-                      mentioned(ctx, subjects), [provinces.get(s) for s in subjects])
+                      mentioned(ctx, subjects), [narrator.subject_html(s, "") for s in subjects])
 
 
 def turn_print(ctx: SiteContext, rel: str, turn: TurnView, previous: TurnView | None,
-               following: TurnView | None, battles: list[BattleView], map_svg: str | None) -> str:
-    """The print of a turn's page, with its realms' hash and the names they show
-    (``realm_names_of``)."""
+               following: TurnView | None, extra: Mapping[str, Any]) -> str:
+    """The print of a turn's page (``extra``: the plug-in's values of it), with its
+    realms' hash and the names they show (``realm_names_of``)."""
     told = (turn.number, turn.year, told_digest(ctx, turn), turn.commentary, turn.defaulted)
     digest, realm_names = realm_names_of(ctx, rel, turn)
     key = page_print(ctx, "turn.html", told, previous and (previous.number, previous.year),
-                     following and (following.number, following.year), battles, map_svg,
-                     digest, mentioned(ctx, turn.events, battles, realm_names))
+                     following and (following.number, following.year), extra,
+                     digest, mentioned(ctx, turn.events, extra, realm_names))
     return f"{key} {digest} {json.dumps(realm_names)}"
 
 
@@ -953,7 +1011,7 @@ def build_people(ctx: SiteContext, write: Write) -> None:
         if elsewhere(ctx, rel):
             continue
         title = title_of(ctx, person)
-        battles = [data.battles[b] for b in person.battles]
+        extra = ctx.site.page_values(ctx, "person.html", person)
         diagram = ctx.person_diagram.get(person.id)
         root = _root(rel)
         charts = _person_charts(ctx)
@@ -963,7 +1021,7 @@ def build_people(ctx: SiteContext, write: Write) -> None:
         # is who (the claimant a rank comes after may be a brother it names
         # anyway), and through ``mentioned``, which adds how each is shown.
         if kept(ctx, rel, page_print(ctx, "person.html", person_facts(person), title,
-                                     life_told(ctx, person), battles, diagram, *relatives,
+                                     life_told(ctx, person), extra, diagram, *relatives,
                                      mentioned(ctx, person, relatives[0]))):
             continue
         ancestors = charts.ancestors(person.id, root)
@@ -975,9 +1033,7 @@ def build_people(ctx: SiteContext, write: Write) -> None:
                ancestor_chart=Markup(ancestors) if ancestors else None,
                descendant_chart=Markup(descendants) if descendants else None,
                timeline=timeline_items(sentences(ctx, person.timeline, root, life=True), root),
-               commands=[e for e in person.timeline if e.kind == "assignment"],
-               captivity=[e for e in person.timeline if e.kind in CAPTIVITY],
-               battles=battles, diagram=diagram)
+               diagram=diagram, **extra)
     if ctx.person_charts is not None:
         # The shapes of the pages kept as they were stay in the cache too.
         ctx.person_charts.keep_shapes()
@@ -999,39 +1055,6 @@ def life_told(ctx: SiteContext, person: PersonView) -> tuple[Any, ...]:
     places = tuple((event.turn, event.seq) for event in person.timeline)
     return places, tuple(told_digest(ctx, turns[n]) for n in sorted({t for t, _s in places})
                          if n in turns)
-
-
-def build_battles(ctx: SiteContext, write: Write) -> None:
-    battles = sorted(ctx.data.battles.values(), key=lambda b: (b.turn, b.id))
-    render(ctx, write, "battles.html", "battles/index.html", battles=battles)
-    provinces = {p.id: p.name for p in ctx.data.provinces.values()}
-    for battle in battles:
-        rel = f"battles/{battle.slug}/index.html"
-        if not (elsewhere(ctx, rel) or kept(ctx, rel, page_print(
-                ctx, "battle.html", battle, provinces, mentioned(ctx, battle)))):
-            render(ctx, write, "battle.html", rel, battle=battle, provinces=provinces)
-
-
-def build_wealth(ctx: SiteContext, write: Write) -> None:
-    data = ctx.data
-    by_turn: dict[int, list[Any]] = {}
-    for row in data.wealth:
-        by_turn.setdefault(row.turn, []).append(row)
-    latest = by_turn[max(by_turn)] if by_turn else []
-    goods = sorted({g for row in data.wealth for g in row.goods})
-    final = sorted(data.houses.values(), key=lambda h: (-h.treasury, h.name))
-    render(ctx, write, "wealth.html", "wealth/index.html", by_turn=sorted(by_turn.items()),
-           latest=sorted(latest, key=lambda r: (-r.treasury, r.house)), goods=goods,
-           good_names={g: ctx.narrator.good(g) for g in goods}, final=final, cash_ins=[r for r in data.wealth if r.cash_in])
-
-
-def build_maps(ctx: SiteContext, write: Write) -> None:
-    """``maps/index.html``: every turn's map, for the rulesets with a board."""
-    if not ctx.data.provinces:
-        return
-    render(ctx, write, "maps.html", "maps/index.html",
-           maps=[(turn, ctx.maps[turn.number]) for turn in ctx.data.turns
-                 if turn.number in ctx.maps])
 
 
 def build_relationship(ctx: SiteContext, write: Write) -> None:
@@ -1060,8 +1083,15 @@ def build_relationship(ctx: SiteContext, write: Write) -> None:
     render(ctx, write, "relationship.html", "relationship/index.html", kin_words=words)
 
 
+def search_kinds(ctx: SiteContext) -> tuple[str, ...]:
+    """The kinds of search entry, in the order the index numbers them (``search.js``):
+    people, houses, the ruleset's own (``SitePlugin.search``), turns. Msgids."""
+    part = ctx.site.search
+    return ("person", "house", *(part.kinds if part is not None else ()), "turn")
+
+
 def build_search_page(ctx: SiteContext, write: Write) -> None:
-    render(ctx, write, "search.html", "search/index.html")
+    render(ctx, write, "search.html", "search/index.html", search_kinds=search_kinds(ctx))
 
 
 def build_svgs(ctx: SiteContext, write: Write) -> None:
@@ -1162,11 +1192,6 @@ def diagram_links(diagram: DiagramPage, root: str) -> str:
     items += [(f"↓ {title}", page) for page, title in diagram.down]
     return "".join(f'<li><a href="{escape(root + page)}">{escape(text)}</a></li>\n'
                    for text, page in items)
-
-
-BUILDERS: tuple[Callable[[SiteContext, Write], None], ...] = (
-    build_home, build_turns, build_houses, build_people, build_battles, build_wealth,
-    build_maps, build_search_page, build_relationship, build_svgs)
 
 
 def turn_told(ctx: SiteContext, turn: TurnView) -> list[tuple[EventView, Markup]]:

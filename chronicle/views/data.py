@@ -6,11 +6,12 @@ only what is public leaves it: events with ``public = False``, secret rolls,
 order files and rejections are never read; the seed appears only once
 revealed; the epidemic threshold only once the campaign is finished. No view
 holds a ``GameState`` or a snapshot: each fact a page shows is copied out of
-the state into a frozen view (``ProvinceView``, ``MarriageView``...), and
+the state into a frozen view (``MarriageView``, ``RealmView``...), and
 ``GameState.ruleset_data`` (hands, secret traits, working notes) is read
-only by a ruleset's own ``TableReader``, the engine's public export. A turn's
-map is decoded when first drawn (``MapSource``), but only into a ``MapView``.
-Every list is sorted so that two loads of one store give equal views.
+only by a ruleset's own ``TableReader``, the engine's public export. A
+ruleset's own views (a board, its battles) are its site plug-in's to read
+(``RulesetViews.load``, given the same state: ``Loaded``), into the campaign's
+``parts``. Every list is sorted so that two loads of one store give equal views.
 """
 
 from __future__ import annotations
@@ -24,14 +25,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from adjudicator.state import GameState, Province
+from adjudicator.state import GameState
 from chronicle.campaign.folder import player_names, read_inside, read_toml
 from chronicle.errors import CampaignError, ContentError, PublishError, StoreError
 from chronicle.i18n.localnames import NO_NAMES, LocalNames
 from chronicle.narration.narrator import label_ref
-from chronicle.site.incremental.cache import RenderCache
 from chronicle.site.incremental.inputs import STORE, slugify
 from chronicle.store.file import (
     StoredCampaign,
@@ -77,98 +77,15 @@ class HouseStyle:
     color: str
 
 
-@dataclass(frozen=True)
-class ProvinceView:
-    """A province at the end of a turn, as the map shows it (RULES.md B1)."""
-
-    id: str
-    name: str
-    kind: str
-    x: float
-    y: float
-    neighbours: tuple[str, ...]
-    controller: str | None
-    capital: bool
-    revolt: bool
-    famine: bool
-
-
-@dataclass(frozen=True)
-class UnitView:
-    """A unit on the board at the end of a turn (disbanded ones are not)."""
-
-    id: str
-    house: str
-    type: str
-    armies: int
-    province: str
-
-
-@dataclass(frozen=True)
-class MapView:
-    """The board at the end of a turn: what its map shows, and nothing else."""
-
-    provinces: tuple[ProvinceView, ...]
-    units: tuple[UnitView, ...]
-    houses: Mapping[str, HouseStyle]
-
-
-class MapSource:
-    """A turn's map, decoded from the turn's snapshot when first asked for.
-
-    A large campaign's snapshots take longer to decode than to publish, and
-    only the maps need them: a map is decoded by the process that draws it,
-    and not at all when its drawing is cached. The snapshot is the whole
-    state, secrets included, so it stays inside: what comes out is a
-    ``MapView``, or a drawing of one.
-    """
-
-    __slots__ = ("_names", "_snapshot", "_view")
-
-    def __init__(self, snapshot: bytes, decoded: GameState | None = None,
-                 names: LocalNames = NO_NAMES) -> None:
-        self._snapshot = snapshot
-        self._names = names
-        self._view = None if decoded is None else _map_view(decoded)
-
-    def view(self) -> MapView:
-        if self._view is None:
-            state = load_snapshot(self._snapshot)
-            localise(state, self._names)
-            self._view = _map_view(state)
-        return self._view
-
-    def drawn(self, draw: Callable[[MapView], str], cache: RenderCache | None,
-              also: str = "") -> str:
-        """``draw(self.view())``, kept in ``cache`` by the hash of the snapshot and ``also``."""
-        key = hashlib.sha256(self._snapshot).hexdigest() + also
-        svg = cache.get(key) if cache is not None else None
-        if svg is None:
-            svg = draw(self.view())
-            if cache is not None:
-                cache.put(key, svg)
-        return svg
-
-
-def _map_view(state: GameState) -> MapView:
-    return MapView(
-        provinces=tuple(_map_province(p) for p in state.provinces.values()),
-        units=tuple(UnitView(id=u.id, house=u.house, type=u.type, armies=u.armies,
-                             province=u.province)
-                    for u in state.units.values() if u.province and u.disbanded is None),
-        houses=_styles(state))
-
-
 def localise(state: GameState, names: LocalNames) -> None:
-    """Give a decoded state's houses and provinces the names the site's language
-    reads them by (the content pack's ``name_fr``...). Only the site's copy:
-    the store and the exports keep the names the engine was given."""
+    """Give a decoded state's houses the names the site's language reads them by
+    (the content pack's ``name_fr``...). Only the site's copy: the store and the
+    exports keep the names the engine was given. (A ruleset's plug-in names the
+    rest of what its pack names: ``RulesetViews.load``.)"""
     if not names:
         return
     for house in state.houses.values():
         house.name = names.house(house.id, house.name)
-    for province in state.provinces.values():
-        province.name = names.province(province.id, province.name)
 
 
 def reader_names(ruleset: str, meta: Mapping[str, Any], language: str) -> LocalNames:
@@ -181,19 +98,67 @@ def reader_names(ruleset: str, meta: Mapping[str, Any], language: str) -> LocalN
         raise PublishError(str(err)) from None
 
 
-def _map_province(p: Province) -> ProvinceView:
-    return ProvinceView(id=p.id, name=p.name, kind=p.kind, x=p.x, y=p.y,
-                        neighbours=tuple(p.neighbours), controller=p.controller,
-                        capital=p.capital, revolt=p.revolt, famine=p.famine)
-
-
-def _styles(state: GameState) -> dict[str, HouseStyle]:
+def styles_of(state: GameState) -> dict[str, HouseStyle]:
+    """Each house of ``state`` as the drawings colour it."""
     return {h.id: HouseStyle(id=h.id, name=h.name, color=h.color) for h in state.houses.values()}
 
 
 #: A ruleset's own public view of the state after a move (the card game's
 #: table), given the move and the campaign's language; the site plug-in names it.
 TableReader = Callable[[GameState, int, str], object]
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What a ruleset's ``ViewsReader`` reads its own views from, inside the load.
+
+    ``final`` is the whole state now, secrets included (its houses already carry
+    the site's names): a reader copies out of it only what may be published, as
+    this module does. ``snapshots`` are the stored turns' snapshots, one per
+    ``SiteData.turns``, to decode lazily if at all; ``events`` every public event
+    in turn and sequence order; ``names`` the content pack's names in the site's
+    language.
+    """
+
+    final: GameState
+    events: Sequence[EventView]
+    snapshots: Sequence[bytes]
+    names: LocalNames
+
+
+#: A ruleset's own views of a loaded campaign (``RulesetViews.load``): it fills
+#: ``SiteData.parts`` and each ``TurnView.parts``.
+ViewsReader = Callable[["SiteData", Loaded], None]
+#: The people whose lives an event is part of besides its subjects (``RulesetViews.lives``).
+LivesOf = Callable[["EventView"], Iterable[str]]
+
+
+@dataclass(frozen=True)
+class RulesetViews:
+    """What a ruleset adds to the views of its campaigns, as its descriptor names it
+    (``Descriptor.views``): read with the store, before any page is made."""
+
+    #: Reads the ruleset's own views once the events are in (a board, battles...).
+    load: ViewsReader | None = None
+    #: The people whose lives an event is part of besides its subjects (a battle's
+    #: commanders), for their pages' timelines.
+    lives: LivesOf | None = None
+
+
+NO_VIEWS = RulesetViews()
+
+
+def views_of(ruleset: str) -> RulesetViews:
+    """The views the ruleset ``ruleset`` adds (``NO_VIEWS`` when it names none)."""
+    from chronicle.rulesets import descriptor, load_object
+
+    path = descriptor(ruleset).views
+    if path is None:
+        return NO_VIEWS
+    found = load_object(path)
+    if not isinstance(found, RulesetViews):
+        raise TypeError(f"{path} is not a RulesetViews")
+    return found
 
 
 @dataclass(frozen=True)
@@ -236,7 +201,6 @@ class PersonView:
     spouses: list[str] = field(default_factory=list)
     children: list[str] = field(default_factory=list)
     timeline: list[EventView] = field(default_factory=list)
-    battles: list[str] = field(default_factory=list)
     reigns: list[tuple[str, int, int | None]] = field(default_factory=list)
 
     @property
@@ -275,57 +239,6 @@ class HouseView:
     members: list[str] = field(default_factory=list)
 
 
-@dataclass
-class BattleView:
-    """A battle as Blood Royale records it (``BattleFought``, B6), read defensively."""
-
-    id: str
-    slug: str
-    turn: int
-    year: int
-    round: int | None
-    province: str
-    province_id: str
-    attacker: str | None
-    defender: str | None
-    sides: list[dict[str, Any]]
-    preliminary: list[dict[str, Any]]
-    rounds: list[dict[str, Any]]
-    winner: str | None
-    fled: list[dict[str, Any]]
-    captured: list[str]
-    killed: list[str]
-    surrendered: list[str]
-    destroyed: list[str]
-    #: Set when another battle was fought in the same province that turn, so
-    #: that their titles differ: the round, if theirs differ, else the number
-    #: of the battle among them (``battle_title``).
-    title_round: int | None = None
-    title_number: int = 0
-
-    @property
-    def commanders(self) -> list[str]:
-        return sorted({str(c) for side in self.sides for c in side.get("commanders", [])})
-
-    @property
-    def houses(self) -> list[str]:
-        return [str(s.get("house")) for s in self.sides]
-
-
-@dataclass(frozen=True)
-class WealthView:
-    turn: int
-    year: int
-    house: str
-    treasury: int
-    goods: dict[str, int]
-    taxes: int
-    upkeep: int
-    raised: int
-    cash_in: int
-    best_cash_in: int = 0
-
-
 @dataclass(frozen=True)
 class RealmView:
     """A house as it stood at the end of a turn (issue 18: the state of the realms)."""
@@ -345,7 +258,7 @@ HEIRS_SHOWN = 3
 class RealmsSource:
     """The realms at the end of a turn, read from the turn's snapshot when first asked.
 
-    Like ``MapSource``: the snapshot is the whole state, secrets included, so it
+    Like a board's map: the snapshot is the whole state, secrets included, so it
     stays inside; what comes out is one ``RealmView`` per house. Decoded by the
     process that renders the turn's page, and only then.
     """
@@ -399,15 +312,19 @@ class TurnView:
     roll_rows: list[Any]
     commentary: str
     defaulted: list[str]
-    battles: list[str] = field(default_factory=list)
-    #: The board at the end of the turn, for the rulesets that have one.
-    map: MapSource | None = field(default=None, repr=False)
+    #: The ruleset's own views of the turn (``RulesetViews.load``: a board, battles...),
+    #: also read as attributes (``turn.map``).
+    parts: dict[str, Any] = field(default_factory=dict, repr=False)
     #: The ruleset's own public view at the end of the turn (``TableReader``), if any.
     table: object | None = None
     #: When the turn was adjudicated (``StoredTurn.adjudicated_at``); None in older stores.
     adjudicated_at: str | None = None
     _realms: RealmsSource | None = field(default=None, repr=False)
     _rolls: list[RollView] | None = field(default=None, repr=False)
+
+    if not TYPE_CHECKING:
+        def __getattr__(self, name: str) -> Any:
+            return _part(self, name)
 
     @property
     def rolls(self) -> list[RollView]:
@@ -492,9 +409,6 @@ class CampaignView:
     #: Once ended: the archive bundle's file, beside the campaign's home page
     #: (``chronicle archive ... -o <site>/<slug>/<slug>.zip``).
     bundle: str | None = None
-    #: The article each province's name takes in the site's sentences (the content
-    #: pack's ``article_fr``...), as (province id, article).
-    province_articles: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -505,17 +419,31 @@ class SiteData:
     houses: dict[str, HouseView]
     people: dict[str, PersonView]
     turns: list[TurnView]
-    battles: dict[str, BattleView]
-    wealth: list[WealthView]
-    #: The board now (empty for the rulesets without one).
-    provinces: dict[str, ProvinceView]
     marriages: list[MarriageView]
     styles: dict[str, HouseStyle]
     #: The ruleset's own public view now (``TableReader``), if any.
     table: object | None = None
+    #: The ruleset's own views (``RulesetViews.load``: a board, battles, wealth...), by
+    #: name; also read as attributes (``data.battles``), by its templates above all.
+    parts: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    if not TYPE_CHECKING:
+        def __getattr__(self, name: str) -> Any:
+            return _part(self, name)
 
     def person_order(self) -> list[PersonView]:
         return sorted(self.people.values(), key=lambda p: (p.seq, p.id))
+
+
+def _part(view: object, name: str) -> Any:
+    """A ruleset's part of ``view`` read as an attribute; AttributeError if it has none.
+
+    Read through ``__dict__``: an object being copied or unpickled has none yet.
+    """
+    parts = view.__dict__.get("parts")
+    if parts is None or name not in parts:
+        raise AttributeError(f"{type(view).__name__!r} object has no attribute {name!r}")
+    return parts[name]
 
 
 def read_campaign_toml(folder: Path) -> dict[str, Any]:
@@ -552,8 +480,8 @@ class Lineage:
 
     Read first, so that a caller can set the genealogies going (they need
     nothing else) while the events and dice, the bulk of a long campaign,
-    are still being read. Death details, timelines and battles are added to
-    the same people once the events are in.
+    are still being read. Death details and timelines are added to the same
+    people once the events are in.
     """
 
     campaign: CampaignView
@@ -638,14 +566,13 @@ def _lineage(folder: Path, row: StoredCampaign, meta: dict[str, Any],
         epidemic_thresholds=_thresholds(row),
         bundle=bundle_name(slugify(str(meta.get("slug") or row.slug), "campaign"))
         if row.seed_revealed is not None else None,
-        province_articles=tuple(sorted(names.articles.items())),
     )
     people = _people(final, _renounced(_json_list(list(renunciations))))
     return Lineage(campaign=campaign, people=people, houses=_houses(final, people),
                    marriages=[MarriageView(husband=m.husband, wife=m.wife, year=m.year,
                                           ended=m.ended, end_cause=m.end_cause)
                               for m in final.marriages],
-                   styles=_styles(final), turn_rows=turn_rows, _final=final, names=names)
+                   styles=styles_of(final), turn_rows=turn_rows, _final=final, names=names)
 
 
 def bundle_name(slug: str) -> str:
@@ -665,35 +592,30 @@ def _thresholds(row: StoredCampaign) -> tuple[tuple[int, int, int | None], ...]:
 
 def _assemble(folder: Path, lineage: Lineage, event_rows: Sequence[Any],
               roll_rows: Sequence[Any], table: TableReader | None) -> SiteData:
+    plugin = views_of(lineage.campaign.ruleset)
     years = {t.number: t.year for t in lineage.turn_rows}
     # Unpacked in the order load_campaign selects them.
     decoded = _json_list([f"[{payload},{subjects or '[]'},{houses or '[]'}]"
                           for _t, _s, _p, _k, payload, subjects, houses in event_rows])
     events = [_event(e, years, *parsed) for e, parsed in zip(event_rows, decoded, strict=True)]
     people, final = lineage.people, lineage._final
-    _add_lives(people, events)
-    battles = _battles(events, {p.id: p.name for p in final.provinces.values()})
-    for battle in battles.values():
-        for pid in battle.commanders:
-            if pid in people:
-                people[pid].battles.append(battle.id)
-    wealth = [_wealth(e) for e in events if e.kind == "wealth"]
-    wealth.sort(key=lambda w: (w.turn, w.house))
-    turns = _turns(folder, lineage.turn_rows, events, roll_rows, battles)
+    _add_lives(people, events, plugin.lives)
+    turns = _turns(folder, lineage.turn_rows, events, roll_rows)
     language = lineage.campaign.language
     now = table(final, lineage.campaign.turn, language) if table is not None else None
     for turn, row in zip(turns, lineage.turn_rows, strict=True):
         last = turn is turns[-1]
         turn._realms = RealmsSource(row.snapshot)
-        if final.provinces:
-            turn.map = MapSource(row.snapshot, final if last else None, lineage.names)
         if table is not None:
             turn.table = now if last else table(load_snapshot(row.snapshot), turn.number,
                                                 language)
-    return SiteData(campaign=lineage.campaign, houses=lineage.houses, people=people,
-                    turns=turns, battles=battles, wealth=wealth,
-                    provinces={p.id: _map_province(p) for p in final.provinces.values()},
-                    marriages=lineage.marriages, styles=lineage.styles, table=now)
+    data = SiteData(campaign=lineage.campaign, houses=lineage.houses, people=people,
+                    turns=turns, marriages=lineage.marriages, styles=lineage.styles, table=now)
+    if plugin.load is not None:
+        plugin.load(data, Loaded(final=final, events=events,
+                                 snapshots=[row.snapshot for row in lineage.turn_rows],
+                                 names=lineage.names))
+    return data
 
 
 def _json_list(texts: list[str]) -> list[Any]:
@@ -728,8 +650,10 @@ def _renounced(payloads: Iterable[Any]) -> dict[str, dict[str, str]]:
     return renounced
 
 
-def _add_lives(people: dict[str, PersonView], events: list[EventView]) -> None:
-    """Each person's timeline (the events naming them) and how they died."""
+def _add_lives(people: dict[str, PersonView], events: list[EventView],
+               lives: LivesOf | None = None) -> None:
+    """Each person's timeline (the events naming them, and those ``lives`` says they
+    are part of) and how they died."""
     timeline: dict[str, list[EventView]] = defaultdict(list)
     for event in events:
         pl = event.payload
@@ -739,10 +663,9 @@ def _add_lives(people: dict[str, PersonView], events: list[EventView]) -> None:
                 person.death_detail = str(pl.get("detail") or "")
         for pid in dict.fromkeys(event.subjects):
             timeline[pid].append(event)
-        for side in pl.get("sides", []) if event.kind == "battle" else []:
-            for pid in side.get("commanders", []):
-                if event not in timeline[str(pid)]:
-                    timeline[str(pid)].append(event)
+        for pid in lives(event) if lives is not None else ():
+            if event not in timeline[pid]:
+                timeline[pid].append(event)
     # ``events`` come in turn and sequence order, so each timeline already is.
     for pid, told in timeline.items():
         person = people.get(pid)
@@ -755,7 +678,7 @@ def _add_lives(people: dict[str, PersonView], events: list[EventView]) -> None:
 #: equal), named here so that reading a store never loads the ORM.
 PERSON_STORED = tuple(name for name in PersonView.__dataclass_fields__
                       if name not in ("slug", "death_detail", "refs", "renounced", "spouses",
-                                      "children", "timeline", "battles", "reigns"))
+                                      "children", "timeline", "reigns"))
 
 
 def _people(state: GameState, renounced: dict[str, dict[str, str]]) -> dict[str, PersonView]:
@@ -810,83 +733,14 @@ def _houses(state: GameState, people: dict[str, PersonView]) -> dict[str, HouseV
     return houses
 
 
-def _battles(events: list[EventView], provinces: dict[str, str]) -> dict[str, BattleView]:
-    battles: dict[str, BattleView] = {}
-    counts: dict[int, int] = defaultdict(int)
-    slugs: set[str] = set()
-    for event in events:
-        if event.kind != "battle":
-            continue
-        pl = event.payload
-        counts[event.turn] += 1
-        bid = str(pl.get("id") or f"b-{event.turn}-{counts[event.turn]}")
-        slug = slugify(bid, "battle")
-        while slug in slugs:
-            slug += "-x"
-        slugs.add(slug)
-        where = str(pl.get("province") or "")
-        battles[bid] = BattleView(
-            id=bid, slug=slug, turn=event.turn, year=event.year,
-            round=pl.get("round") if isinstance(pl.get("round"), int) else None,
-            province=provinces.get(where, where), province_id=where, attacker=pl.get("attacker"),
-            defender=pl.get("defender"),
-            sides=_dicts(pl.get("sides")), preliminary=_dicts(pl.get("preliminary")),
-            rounds=_dicts(pl.get("rounds")), winner=pl.get("winner"),
-            fled=[f if isinstance(f, dict) else {"house": str(f)} for f in pl.get("fled", [])],
-            captured=_strings(pl.get("captured")), killed=_strings(pl.get("killed")),
-            surrendered=_strings(pl.get("surrendered")),
-            destroyed=_strings(pl.get("destroyed")))
-    _distinguish(battles)
-    return battles
-
-
-def _distinguish(battles: dict[str, BattleView]) -> None:
-    """Tell apart the titles of battles fought in one province in one turn."""
-    places: dict[tuple[int, str], list[BattleView]] = defaultdict(list)
-    for battle in battles.values():
-        places[(battle.turn, battle.province_id)].append(battle)
-    for same in places.values():
-        if len(same) < 2:
-            continue
-        rounds = [b.round for b in same]
-        by_round = None not in rounds and len(set(rounds)) == len(rounds)
-        for number, battle in enumerate(same, start=1):
-            if by_round:
-                battle.title_round = battle.round
-            else:
-                battle.title_number = number
-
-
-def _dicts(value: Any) -> list[dict[str, Any]]:
-    return [v for v in value or [] if isinstance(v, dict)]
-
-
-def _strings(value: Any) -> list[str]:
-    return [str(v) for v in value or []]
-
-
-def _wealth(event: EventView) -> WealthView:
-    pl = event.payload
-    goods = pl.get("goods") or {}
-    return WealthView(turn=int(pl.get("turn", event.turn)), year=int(pl.get("year", event.year)),
-                      house=str(pl.get("house")), treasury=int(pl.get("treasury", 0)),
-                      goods={str(k): int(v) for k, v in sorted(goods.items())},
-                      taxes=int(pl.get("taxes", 0)), upkeep=int(pl.get("upkeep", 0)),
-                      raised=int(pl.get("raised", 0)), cash_in=int(pl.get("cash_in", 0)),
-                      best_cash_in=int(pl.get("best_cash_in", 0)))
-
-
 def _turns(folder: Path, turn_rows: list[StoredTurn], events: list[EventView],
-           roll_rows: Sequence[Any], battles: dict[str, BattleView]) -> list[TurnView]:
+           roll_rows: Sequence[Any]) -> list[TurnView]:
     by_turn: dict[int, list[EventView]] = defaultdict(list)
     for event in events:
         by_turn[event.turn].append(event)
     rolls: dict[int, list[Any]] = defaultdict(list)
     for roll in roll_rows:
         rolls[roll[0]].append(roll)
-    by_turn_battles: dict[int, list[str]] = defaultdict(list)
-    for b in battles.values():
-        by_turn_battles[b.turn].append(b.id)
     turns = []
     for t in turn_rows:
         name = f"commentary/turn-{t.number:03d}.md"
@@ -898,5 +752,5 @@ def _turns(folder: Path, turn_rows: list[StoredTurn], events: list[EventView],
             number=t.number, year=t.year, events=by_turn.get(t.number, []),
             roll_rows=rolls.get(t.number, []), commentary=commentary,
             defaulted=sorted(str(h) for h in json.loads(t.defaulted or "[]")),
-            battles=by_turn_battles.get(t.number, []), adjudicated_at=t.adjudicated_at))
+            adjudicated_at=t.adjudicated_at))
     return turns

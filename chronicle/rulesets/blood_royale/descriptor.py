@@ -27,6 +27,11 @@ class BloodRoyaleDescriptor(DynasticDescriptor):
         **DynasticDescriptor.sentences,
         "adjudicator.rulesets.blood_royale": "chronicle.rulesets.blood_royale.narration"}
 
+    # -- its site: the dynastic pages extended, its templates in its own folder -------
+    site = "chronicle.rulesets.blood_royale.site:PLUGIN"
+    views = "chronicle.rulesets.blood_royale.views:VIEWS"
+    theme_layers: ClassVar[tuple[str, ...]] = ("chronicle.rulesets.blood_royale",)
+
     def rules(self, spec: Mapping[str, Any]) -> dict[str, Any]:
         rules = super().rules(spec)
         pack = self.world(spec)

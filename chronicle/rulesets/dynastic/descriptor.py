@@ -13,6 +13,9 @@ if TYPE_CHECKING:
     from adjudicator.dice import Roll
     from adjudicator.state import GameState
 
+#: The content pack of Part A that every dynastic ruleset loads (``content/rulesets/dynastic/``).
+PACK = "dynastic"
+
 
 class DynasticDescriptor(Descriptor):
     """A ruleset whose houses are families: Part A's tables, turns of years."""
@@ -26,8 +29,8 @@ class DynasticDescriptor(Descriptor):
         "adjudicator.dynastic": "chronicle.rulesets.dynastic.narration"}
 
     def rules(self, spec: Mapping[str, Any]) -> dict[str, Any]:
-        return {"dynasty": ruleset_table("dynasty.toml"),
-                "unit_types": ruleset_table("unit-types.toml")}
+        return {"dynasty": ruleset_table(PACK, "dynasty.toml"),
+                "unit_types": ruleset_table(PACK, "unit-types.toml")}
 
     def revealed(self, secret_rolls: list[Roll]) -> dict[str, Any]:
         from adjudicator.dynastic.survival import thresholds_drawn

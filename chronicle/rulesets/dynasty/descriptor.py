@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from chronicle.rulesets.dynastic.descriptor import DynasticDescriptor
 
@@ -28,6 +28,15 @@ class DynastyDescriptor(DynasticDescriptor):
     summary = "RULES.md Part A alone: families, marriages, births and successions"
     engine_class = "adjudicator.rulesets.dynasty:DynastyRuleset"
     demo_turns = 20
+
+    # -- its site ---------------------------------------------------------------------
+    # Its war is played elsewhere, and its site has always had Blood Royale's war
+    # pages beside the dynastic ones: the battles and the wealth standings (empty
+    # unless such events are recorded), so that its published pages stay as they
+    # were. Blood Royale's plug-in shows a map only of a campaign with a board.
+    site = "chronicle.rulesets.blood_royale.site:PLUGIN"
+    views = "chronicle.rulesets.blood_royale.views:VIEWS"
+    theme_layers: ClassVar[tuple[str, ...]] = ("chronicle.rulesets.blood_royale",)
 
     def campaign_spec(self, world: str | None) -> dict[str, Any]:
         houses, persons, units = [], [], []

@@ -26,8 +26,11 @@ class FamillesDescriptor(Descriptor):
         "adjudicator.events": "chronicle.narration.common",
         "adjudicator.rulesets.familles": "chronicle.rulesets.familles.narration"}
 
+    # -- its site's templates and static files, in its own folder -----------------------
+    theme_layers: ClassVar[tuple[str, ...]] = ("chronicle.rulesets.familles",)
+
     def rules(self, spec: Mapping[str, Any]) -> dict[str, Any]:
-        return {"familles": ruleset_table("familles.toml")}
+        return {"familles": ruleset_table("familles", "familles.toml")}
 
     def campaign_spec(self, world: str | None) -> dict[str, Any]:
         return {"house": [{"id": p, "letter": p[0].upper(), "name": p.title(), "player": p}

@@ -326,5 +326,10 @@ def _no_early_drawings(_lineage: Lineage, _before: DrawnBefore | None = None) ->
     """The card trees are drawn per move as the context is prepared, not early."""
 
 
+def progress(moves: int, _year: int) -> tuple[str, dict[str, int]]:
+    """A game's line in the archive index: its moves played (there is no year)."""
+    return "Les familles nobles: %(moves)s moves played.", {"moves": moves}
+
+
 PLUGIN = SitePlugin(builders=BUILDERS, prepare=_prepare, start=_no_early_drawings,
-                    table=public_table)
+                    table=public_table, progress=progress, turn_search_kind=4)

@@ -38,8 +38,10 @@ def slugify(text: str, default: str = "x") -> str:
     return slug or default
 
 
-def theme_chain(folder: Path | None, theme: str) -> list[Path]:
-    """Campaign overrides, then the chosen theme, then the base theme."""
+def theme_chain(folder: Path | None, theme: str, ruleset: str | None = None) -> list[Path]:
+    """Campaign overrides, then the chosen theme, then the base theme, then the layers
+    of the campaign's ruleset (``Descriptor.theme_layers``: its own pages and the
+    blocks it fills), which the layers before them override like any template."""
     chain = []
     if folder is not None:
         chain.append(folder / "theme")
@@ -47,7 +49,20 @@ def theme_chain(folder: Path | None, theme: str) -> list[Path]:
     if name != BASE_THEME:
         chain.append(themes_dir() / name)
     chain.append(themes_dir() / BASE_THEME)
+    chain += ruleset_layers(ruleset)
     return [p for p in chain if p.is_dir()]
+
+
+def ruleset_layers(ruleset: str | None) -> tuple[Path, ...]:
+    """The theme layers of ``ruleset`` (none for an unknown one: the load refuses it)."""
+    from chronicle.rulesets import descriptor
+
+    if ruleset is None:
+        return ()
+    try:
+        return descriptor(ruleset).theme_folders()
+    except KeyError:
+        return ()
 
 
 def _files_under(folder: Path, patterns: Iterable[str]) -> list[Path]:
@@ -66,12 +81,14 @@ def _hash_files(digest: hashlib._Hash, inputs: Iterable[tuple[int, Path, Path]])
 
 
 def code_print(chain: list[Path], base_url: str) -> str:
-    """The hash of what every page is made with: the theme layers, the code and
-    its catalogues, the content packs, and the base URL (not the campaign)."""
+    """The hash of what every page is made with: the theme layers (their templates and
+    static files), the code and its catalogues, the content packs, and the base URL
+    (not the campaign)."""
     digest = hashlib.sha256(base_url.encode())
     inputs: list[tuple[int, Path, Path]] = []
     for index, layer in enumerate(chain, start=1):
-        inputs += [(index, layer, p) for p in _files_under(layer, ["*"])]
+        inputs += [(index, layer, p) for part in ("templates", "static")
+                   if (layer / part).is_dir() for p in _files_under(layer / part, ["*"])]
     for index, package in enumerate(CODE, start=-len(CODE)):
         inputs += [(index, package, p) for p in _files_under(package, ["*.py", "*.po"])]
     # The content packs too: pages show their names (a house's French one...).
@@ -116,6 +133,12 @@ def campaign_theme(folder: Path) -> str:
     return str(campaign_facts(folder).get("theme") or BASE_THEME)
 
 
+def campaign_ruleset(folder: Path) -> str | None:
+    """The ruleset ``campaign.toml`` names; None on any doubt (``campaign_facts``)."""
+    ruleset = campaign_facts(folder).get("ruleset")
+    return ruleset if isinstance(ruleset, str) else None
+
+
 def up_to_date(campaigns: list[Path], out: Path, base_url: str) -> int | None:
     """The number of files of the site in ``out`` if it was built from exactly these
     inputs and every file is still there; None if it must be built.
@@ -140,7 +163,8 @@ def up_to_date(campaigns: list[Path], out: Path, base_url: str) -> int | None:
                     return None
             except OSError:
                 return None
-    prints = [fingerprint(f, theme_chain(f, campaign_theme(f)), base_url) for f in folders]
+    prints = [fingerprint(f, theme_chain(f, campaign_theme(f), campaign_ruleset(f)), base_url)
+              for f in folders]
     if site_print(prints, base_url) != recorded:
         return None
     root = os.path.realpath(out)

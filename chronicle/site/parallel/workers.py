@@ -25,8 +25,11 @@ MIN_PAGES = 100  # measured: from about here a helper process no longer costs mo
 
 
 def estimated_pages(ctx: SiteContext) -> int:
-    data = ctx.data
-    return len(data.people) + 2 * len(data.turns) + len(data.battles) + len(data.houses)
+    """About how many pages a build makes: people, turns and their dice, houses, and
+    the ruleset's own (``SitePlugin.extra_pages``)."""
+    data, extra = ctx.data, ctx.site.extra_pages
+    return (len(data.people) + 2 * len(data.turns) + len(data.houses)
+            + (extra(data) if extra is not None else 0))
 
 
 def run_builders(ctx: SiteContext, builders: Sequence[Builder], writer: Writer,

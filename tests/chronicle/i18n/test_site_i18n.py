@@ -24,7 +24,7 @@ _CALL = re.compile(r"""\b_\((?:"([^"\\]+)"|'([^'\\]+)')\)""")
 def extracted() -> set[str | tuple[str, str]]:
     """The msgids of the generator's code, of the narrator, of the command line
     (issue 19: "command-line messages go through the catalogue") and of the
-    default theme's templates."""
+    default theme's and the rulesets' templates."""
     keywords = {**DEFAULT_KEYWORDS, "fmt": None, "n_fmt": (1, 2), "say": None}
     found: set[str | tuple[str, str]] = set()
     for folder in ("chronicle/publish", "chronicle/narration"):
@@ -37,7 +37,8 @@ def extracted() -> set[str | tuple[str, str]]:
                (ROOT / "chronicle", [("reports.py", "python"), ("rulesets/**.py", "python")]),
                (ROOT / "adjudicator/rulesets", [("**/template.py", "python")]),
                (ROOT / "chronicle", [("cli.py", "python"), ("mail/**.py", "python")]),
-               (ROOT / "themes/default/templates", [("**.html", "jinja2")]))
+               (ROOT / "themes/default/templates", [("**.html", "jinja2")]),
+               (ROOT / "chronicle/rulesets", [("*/templates/**.html", "jinja2")]))
     for folder, method_map in sources:
         options = {"**.html": {"extensions": "jinja2.ext.i18n", "trim_blocks": "true",
                                "lstrip_blocks": "true"}}

@@ -7,7 +7,8 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-from chronicle.site.charts import cash_in_chart, population_chart, wealth_chart
+from chronicle.rulesets.blood_royale.drawings import cash_in_chart, wealth_chart
+from chronicle.site.charts import population_chart
 from chronicle.views.data import HouseStyle
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -54,7 +55,7 @@ def test_charts_identical_rows_give_byte_identical_svg_across_processes() -> Non
     assert wealth_chart(list(reversed(ROWS)), HOUSES) == here
     code = (
         "import sys\n"
-        "from chronicle.site.charts import wealth_chart\n"
+        "from chronicle.rulesets.blood_royale.drawings import wealth_chart\n"
         "from chronicle.views.data import HouseStyle\n"
         f"houses = {{k: HouseStyle(*v) for k, v in {[(k, (h.id, h.name, h.color)) for k, h in HOUSES.items()]!r}}}\n"
         f"sys.stdout.write(wealth_chart({ROWS!r}, houses))\n"

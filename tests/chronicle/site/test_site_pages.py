@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 from site_fixture import build_fixture, unsafe_markup
 
+from chronicle.rulesets.blood_royale.site import build_battles
 from chronicle.site.build import prepare
 from chronicle.site.pages import (
-    BUILDERS,
-    build_battles,
     build_home,
     build_houses,
     build_people,
     build_turns,
     sanitise_markdown,
 )
+from chronicle.site.plugin import plugin_of
 from chronicle.views.data import SiteData, load_campaign
 
 XSS = [
@@ -129,7 +129,7 @@ def test_xss_corpus_through_names_and_commentary(data: SiteData, payload: str) -
         data.turns[0].commentary = f"{payload}\n\n[x]({payload}) <{payload}>\n"
         write = FakeWriter()
         ctx = prepare(data)
-        for builder in BUILDERS:
+        for builder in plugin_of(data).builders:
             builder(ctx, write)
         found = [u for name, text in write.pages.items() if name.endswith((".html", ".svg"))
                  for u in unsafe_markup(name, text)]

@@ -19,8 +19,8 @@ from adjudicator.events import EVENT_KINDS
 from chronicle.i18n.catalogue import translations
 from chronicle.narration import Glossary, Narrator
 from chronicle.narration.narrator import LEDGER, LEDGER_COLUMNS
-from chronicle.site.pages import battle_title
-from chronicle.views.data import EventView, _battles
+from chronicle.rulesets.blood_royale.views import battle_title, battles_of
+from chronicle.views.data import EventView
 
 SITE = GOLDEN / "reference-site" / "blood-royale"
 TURN_1 = SITE / "turns" / "turn-001" / "index.html"
@@ -133,7 +133,7 @@ def test_two_battles_in_one_province_and_turn_get_distinct_titles_and_slugs() ->
     for rounds in ((1, 2), (None, None), (1, 1)):
         events = [_battle(1, "burgundy", rounds[0], None), _battle(2, "burgundy", rounds[1], None),
                   _battle(3, "flanders", 1, None)]
-        battles = list(_battles(events, {"burgundy": "Burgundy", "flanders": "Flanders"}).values())
+        battles = list(battles_of(events, {"burgundy": "Burgundy", "flanders": "Flanders"}).values())
         titles = [battle_title(_, b) for b in battles]
         assert len(set(titles)) == 3, titles
         assert len({b.slug for b in battles}) == 3
@@ -144,7 +144,7 @@ def test_two_battles_in_one_province_and_turn_get_distinct_titles_and_slugs() ->
             assert titles[:2] == ["Battle of Burgundy (1)", "Battle of Burgundy (2)"]
     # Two recorded ids that slug alike still get two pages.
     events = [_battle(1, "burgundy", 1, "B 4 1"), _battle(2, "burgundy", 2, "b-4-1")]
-    assert len({b.slug for b in _battles(events, {}).values()}) == 2
+    assert len({b.slug for b in battles_of(events, {}).values()}) == 2
 
 
 def _narrator(language: str) -> Narrator:

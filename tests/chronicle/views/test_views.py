@@ -23,11 +23,12 @@ from markupsafe import Markup
 from adjudicator.events import EVENT_KINDS
 from adjudicator.state import GameState
 from chronicle.play.demo import run_demo
+from chronicle.rulesets.blood_royale.views import MapSource
 from chronicle.site.build import prepare, summarise
 from chronicle.site.pages import SiteContext, campaign_wide
 from chronicle.site.plugin import plugin_for
 from chronicle.store.file import load_snapshot
-from chronicle.views.data import EventView, MapSource, SiteData, load_campaign
+from chronicle.views.data import EventView, SiteData, load_campaign
 
 LEAVES = (str, bytes, int, float, bool, type(None), Markup)
 

@@ -59,7 +59,7 @@ def _load(name: str) -> dict[str, Any]:
 
 def make_rules() -> dict[str, Any]:
     return {
-        "dynasty": _load("dynasty.toml"),
+        "dynasty": _load("dynastic/dynasty.toml"),
         "battle": _load("blood-royale/battle.toml"),
         "wealth": _load("blood-royale/wealth.toml"),
         "economy": _load("blood-royale/economy.toml"),

@@ -38,7 +38,7 @@ def houses(pack: str) -> list[dict[str, Any]]:
 
 
 def minor_nobility() -> dict[str, list[str]]:
-    return _load(RULESETS / "minor-nobility.toml")
+    return _load(RULESETS / "dynastic" / "minor-nobility.toml")
 
 
 def provinces(pack: str) -> dict[str, dict[str, Any]]:

@@ -43,7 +43,7 @@ from chronicle.rulesets import descriptor
 from chronicle.rulesets.familles.player import familles_orders
 
 ROOT = REPO
-RULES = tomllib.loads((ROOT / "content" / "rulesets" / "familles.toml").read_text("utf-8"))
+RULES = tomllib.loads((ROOT / "content" / "rulesets" / "familles" / "familles.toml").read_text("utf-8"))
 RULESET = FamillesRuleset(RULES)
 SEATS = ("alice", "bob", "carol", "dave", "erin", "frank")
 T = {"E": "blue-ears", "G": "yellow-glasses", "N": "green-nose", "L": "red-lips",

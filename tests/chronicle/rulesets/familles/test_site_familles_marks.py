@@ -24,7 +24,7 @@ from chronicle.site import build_site
 
 #: The pack's traits, as the game deals them: id -> (symbol, French name).
 TRAITS = {t["id"]: (t["symbol"], t["name"]["fr"])
-          for t in ruleset_table("familles.toml")["traits"]}
+          for t in ruleset_table("familles", "familles.toml")["traits"]}
 
 
 def _emoji(text: str) -> set[str]:
