@@ -9,8 +9,8 @@ and the values that fill it, and the application translates both.
 A ``Message`` *is* its English sentence (a ``str``): every check that returns
 ``str | None``, every rejection and the stored text carry it unchanged, and
 whatever prints it in English prints what it always printed. A ``Name`` is
-likewise the English name of a thing (a province, a house, a unit type, a
-good) that a reader may see under another name.
+likewise the English name of a thing (a house, or a thing of a ruleset's:
+a province, a good) that a reader may see under another name.
 """
 
 from __future__ import annotations
@@ -30,10 +30,11 @@ _FROZEN = "the engine's messages are immutable"
 class Name(str):
     """A thing's English name, with what it is (``kind``) and its id.
 
-    ``kind`` is ``province``, ``house``, ``unit-type`` or ``good``: the
-    application looks the thing up by ``ident`` in the reader's language. A
-    name the ruleset's own data gives in other languages carries them
-    (``local``: language -> name).
+    ``kind`` is ``house`` (``house_name``), or a kind of thing a ruleset
+    names (Blood Royale's provinces, goods, unit types): the application looks
+    the thing up by ``ident`` in the reader's language, as the ruleset's
+    descriptor says (``Descriptor.name_kinds``). A name the ruleset's own data
+    gives in other languages carries them (``local``: language -> name).
     """
 
     kind: str
@@ -137,27 +138,18 @@ def every(values: Iterable[Value]) -> Message:
     return found
 
 
-def province_name(province: Any) -> Name:
-    """A province's name (``province``: anything with an ``id`` and a ``name``)."""
-    return Name("province", province.id, province.name)
+#: The ``Name`` kind of a house, which every ruleset has.
+HOUSE = "house"
 
 
 def house_name(house: Any) -> Name:
     """A house's name (``house``: anything with an ``id`` and a ``name``)."""
-    return Name("house", house.id, house.name)
+    return Name(HOUSE, house.id, house.name)
 
 
 def house_id(ident: str) -> Name:
     """A house named by its id, as some reasons name it."""
-    return Name("house", ident, ident)
-
-
-def unit_type_name(kind: str) -> Name:
-    return Name("unit-type", kind, kind)
-
-
-def good_name(good: str) -> Name:
-    return Name("good", good, good)
+    return Name(HOUSE, ident, ident)
 
 
 def reason_of(error: Exception) -> str:

@@ -5,6 +5,11 @@ dicts, so that it round-trips through JSON unchanged (``to_dict`` /
 ``from_dict``). The engine works on a copy (``GameState.copy``) and never
 mutates its input. The dead are sealed (``seal_the_dead``): no rule acts on
 them again, so a sealed person is immutable and states share it safely.
+
+``GameState`` holds what every ruleset has (houses, people, marriages, the
+calendar) and what the dynastic rulesets share; a ruleset's own things (Blood
+Royale's board, the card game's table) are its part of the state
+(``RulesetData``), which only its own modules decode.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields, replace
 from enum import StrEnum
-from typing import Any, ClassVar, NoReturn, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Protocol, Self, TypeVar
 
 # Snapshots written before the calendar came from the rules data always
 # counted five years a turn; they load with that calendar.
@@ -97,8 +102,8 @@ class FrozenDict(dict[Any, Any]):
         return (FrozenDict, (dict(self),))
 
 
-class _Data:
-    """JSON round-trip for the flat dataclasses below.
+class Record:
+    """JSON round-trip for the flat dataclasses below (and the rulesets' own records).
 
     ``to_dict`` shares the containers of the object (it is read by the JSON
     encoder, never mutated): copying them every turn for every person who ever
@@ -119,7 +124,7 @@ class _Data:
 
 
 @dataclass
-class Person(_Data):
+class Person(Record):
     """A member of a dynasty, of the minor nobility, or a founder (A1)."""
 
     id: str
@@ -335,8 +340,14 @@ class People(dict[str, Person]):
 
 
 @dataclass
-class House(_Data):
-    """A playing house: a dynasty and the faction it controls."""
+class House(Record):
+    """A playing house: a dynasty and the faction it controls.
+
+    ``capital`` and ``armies_lost`` are Blood Royale's, ``treasury`` the
+    dynastic rulesets' (A9 ransoms, the arbiter's grants): they stay in the
+    record because a house is one row of the snapshot, of the store's
+    ``houses`` table and of the JSON export, for every ruleset alike.
+    """
 
     id: str
     letter: str
@@ -384,7 +395,7 @@ class House(_Data):
 
 
 @dataclass
-class Marriage(_Data):
+class Marriage(Record):
     id: str
     husband: str
     wife: str
@@ -396,40 +407,30 @@ class Marriage(_Data):
 
 
 @dataclass
-class Unit(_Data):
+class Unit(Record):
+    """A house's unit (RULES.md A8): what the dynastic rules share of it.
+
+    Part A reads ``id`` (orders name it), ``house`` (the faction: lending,
+    capture, extinction), ``type`` (the ``unit_types`` table: how many
+    commanders, the command value's floor) and ``commanders``. ``armies`` and
+    ``province`` are Blood Royale's (a dynasty campaign only copies them from
+    its ``[[unit]]`` tables), and ``disbanded`` is set by nothing. They stay in
+    this one record all the same: a unit is one row, with all seven fields, of
+    every dynastic snapshot, of the store's ``units`` table and of the JSON
+    export, and a dynasty campaign's rows carry what its tables declared.
+    Splitting the row between two parts would need a merge of every row in the
+    snapshot's layout for no change in what is played or written. ``type`` is
+    one of the rules' ``unit_types``, which the record does not know: it has no
+    default.
+    """
+
     id: str
     house: str
-    type: str = "army"
+    type: str
     armies: int = 1
     province: str | None = None
     commanders: list[str] = field(default_factory=list)
     disbanded: int | None = None
-
-
-@dataclass
-class Province(_Data):
-    id: str
-    name: str
-    kind: str = "land"
-    kingdom: str | None = None
-    capital: bool = False
-    resource: str | None = None
-    neighbours: list[str] = field(default_factory=list)
-    x: float = 0.0
-    y: float = 0.0
-    controller: str | None = None
-    revolt: bool = False
-    famine: bool = False
-
-
-@dataclass
-class Counter(_Data):
-    """A resource counter on the map, owned by a house (B4, B7)."""
-
-    id: str
-    good: str
-    owner: str
-    province: str
 
 
 class RulesetData(ABC):
@@ -438,9 +439,16 @@ class RulesetData(ABC):
     A snapshot keeps it under ``extra[key]`` as ``to_dict`` gives it; a state
     read from a snapshot decodes it on first use (``GameState.data_of``), since
     only the ruleset's own modules know its class.
+
+    A part whose ``snapshot_keys`` are set is written at the snapshot's top
+    level instead, under exactly those keys (``to_dict`` returns them and
+    nothing else): that is how a part holds what snapshots kept at their top
+    level before the parts existed (``TOP_LEVEL``), byte for byte.
     """
 
     key: ClassVar[str]
+    #: Top-level snapshot keys this part is written under instead of ``extra[key]``.
+    snapshot_keys: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
@@ -453,6 +461,12 @@ class RulesetData(ABC):
 
 
 D = TypeVar("D", bound=RulesetData)
+
+#: The keys every snapshot has carried at its top level although no rule of
+#: most rulesets uses them, and what a state writes under each when no part
+#: of it holds that key (``RulesetData.snapshot_keys``): the snapshot's layout,
+#: which the store, ``verify`` and the golden files hold byte for byte.
+TOP_LEVEL: dict[str, Any] = {"provinces": [], "counters": []}
 
 
 def _copy_people_index(index: list[Any]) -> list[Any]:
@@ -479,11 +493,13 @@ class GameState:
     houses: dict[str, House] = field(default_factory=dict)
     persons: dict[str, Person] = field(default_factory=People)
     marriages: list[Marriage] = field(default_factory=list)
+    #: The dynastic rulesets' units (A8); empty for the others (see ``Unit``).
     units: dict[str, Unit] = field(default_factory=dict)
-    provinces: dict[str, Province] = field(default_factory=dict)
-    counters: list[Counter] = field(default_factory=list)
+    #: A5.4's secret threshold, drawn at the setup of a dynastic campaign.
     epidemic_threshold: int | None = None
     end_year: int | None = None
+    #: The crowns a house must pass to win (Blood Royale, B8): a column of the
+    #: store's campaign row and a field of the export's campaign, for every ruleset.
     target: int | None = None
     winner: str | None = None
     finished: bool = False
@@ -492,6 +508,8 @@ class GameState:
     name_cursors: dict[str, int] = field(default_factory=dict)
     #: The rulesets' own parts, by key; an entry still a dict is undecoded (``data_of``).
     ruleset_data: dict[str, RulesetData | dict[str, Any]] = field(default_factory=dict)
+    #: Top-level snapshot values (``TOP_LEVEL``) no part has decoded yet.
+    loose: dict[str, Any] = field(default_factory=dict)
 
     # -- calendar (A4) ---------------------------------------------------
     def year_of(self, turn: int) -> int:
@@ -676,6 +694,10 @@ class GameState:
     def data_of(self, kind: type[D]) -> D | None:
         """The ruleset part ``kind`` of this state, or None if it has none."""
         found = self.ruleset_data.get(kind.key)
+        if found is None and any(k in self.loose for k in kind.snapshot_keys):
+            found = kind.from_dict({k: self.loose.pop(k, copy.deepcopy(TOP_LEVEL.get(k)))
+                                    for k in kind.snapshot_keys})
+            self.ruleset_data[kind.key] = found
         if found is None or isinstance(found, kind):
             return found
         if not isinstance(found, dict):
@@ -685,6 +707,8 @@ class GameState:
         return decoded
 
     def put_data(self, data: RulesetData) -> None:
+        for key in data.snapshot_keys:
+            self.loose.pop(key, None)
         self.ruleset_data[data.key] = data
 
     # -- copying and serialising ------------------------------------------
@@ -733,13 +757,29 @@ class GameState:
         state.pop("_caches", None)
         return state
 
+    if TYPE_CHECKING:
+        # Deprecated (``MOVED_ATTRIBUTES``): typed only for the code not yet ported.
+        provinces: ClassVar[dict[str, Any]]
+        counters: ClassVar[list[Any]]
+    else:
+        def __getattr__(self, name: str) -> Any:
+            """Deprecated: an attribute a ruleset's part now holds
+            (``MOVED_ATTRIBUTES``), for code not yet reading it through the part."""
+            found = MOVED_ATTRIBUTES.get(name)
+            if found is None:
+                raise AttributeError(
+                    f"{type(self).__name__!r} object has no attribute {name!r}")
+            kind = _moved(found)
+            part = self.data_of(kind) or kind.from_dict({})
+            return getattr(part, name)
+
     def to_dict(self, *, living_only: bool = False) -> dict[str, Any]:
         """Plain data for JSON; ``living_only`` leaves the dead out (the store
         keeps them once, apart)."""
         if not living_only and self._lent():
             raise ValueError("a state lent its dead (``People``) holds only the living")
         persons = self.persons.values()
-        return {
+        data = {
             "ruleset": self.ruleset,
             "start_year": self.start_year,
             "years_per_turn": self.years_per_turn,
@@ -748,8 +788,6 @@ class GameState:
             "persons": [p.to_dict() for p in persons if not living_only or p.died is None],
             "marriages": [m.to_dict() for m in self.marriages],
             "units": [u.to_dict() for u in self.units.values()],
-            "provinces": [p.to_dict() for p in self.provinces.values()],
-            "counters": [c.to_dict() for c in self.counters],
             "epidemic_threshold": self.epidemic_threshold,
             "end_year": self.end_year,
             "target": self.target,
@@ -758,8 +796,15 @@ class GameState:
             "next_seq": self.next_seq,
             "name_cursors": dict(self.name_cursors),
             "extra": {k: copy.deepcopy(v) if isinstance(v, dict) else v.to_dict()
-                      for k, v in self.ruleset_data.items()},
+                      for k, v in self.ruleset_data.items()
+                      if isinstance(v, dict) or not v.snapshot_keys},
         }
+        data.update((k, copy.deepcopy(v)) for k, v in TOP_LEVEL.items())
+        data.update(self.loose)
+        for part in self.ruleset_data.values():
+            if isinstance(part, RulesetData) and part.snapshot_keys:
+                data.update(part.to_dict())
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], lent: LentDead | None = None) -> GameState:
@@ -776,8 +821,6 @@ class GameState:
             persons=People(((p["id"], Person.from_dict(p)) for p in data["persons"]), lent),
             marriages=[Marriage.from_dict(m) for m in data["marriages"]],
             units={u["id"]: Unit.from_dict(u) for u in data["units"]},
-            provinces={p["id"]: Province.from_dict(p) for p in data["provinces"]},
-            counters=[Counter.from_dict(c) for c in data["counters"]],
             epidemic_threshold=data.get("epidemic_threshold"),
             end_year=data.get("end_year"),
             target=data.get("target"),
@@ -786,4 +829,45 @@ class GameState:
             next_seq=data.get("next_seq", 1),
             name_cursors={str(k): int(v) for k, v in cursors.items()},
             ruleset_data=parts,
+            # Shared with ``data`` as the records above share their lists: a
+            # part decodes them (``data_of``), or ``to_dict`` writes them back.
+            loose={k: data[k] for k in TOP_LEVEL if data.get(k)},
         )
+
+
+# -- deprecated names, for the code not yet ported ---------------------------------
+#
+# Blood Royale's board moved out of ``GameState`` into its own part
+# (``adjudicator.rulesets.blood_royale.board``). The site's views, which another
+# change ports to the ruleset's site plug-in, still read ``state.provinces`` and
+# import ``Province`` from here: these tables keep them working, read-only in
+# effect (an assignment to ``state.provinces`` sets a plain attribute), until
+# nothing names them. Nothing else may use them.
+
+#: A name this module held -> where it went, as ``module:name``.
+MOVED: dict[str, str] = {
+    "Province": "adjudicator.rulesets.blood_royale.board:Province",
+    "Counter": "adjudicator.rulesets.blood_royale.board:Counter",
+}
+#: A state's attribute -> the part now holding it, as ``module:Class``.
+MOVED_ATTRIBUTES: dict[str, str] = {
+    "provinces": "adjudicator.rulesets.blood_royale.board:Board",
+    "counters": "adjudicator.rulesets.blood_royale.board:Board",
+}
+
+
+def _moved(path: str) -> Any:
+    import importlib
+
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+if TYPE_CHECKING:
+    Province = Any
+    Counter = Any
+else:
+    def __getattr__(name: str) -> Any:
+        if name in MOVED:
+            return _moved(MOVED[name])
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

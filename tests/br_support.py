@@ -10,6 +10,7 @@ from typing import Any
 from adjudicator.dice import Dice, ScriptedDice, SeededDice
 from adjudicator.orders import OrderSheet, parse_orders
 from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.blood_royale.board import board
 from adjudicator.rulesets.blood_royale.ruleset import BLOOD_ROYALE_GRAMMAR, BloodRoyaleRuleset
 from adjudicator.rulesets.blood_royale.setup import build_blood_royale_state
 from adjudicator.rulesets.blood_royale.turnstate import BRTurn, br_turn
@@ -91,7 +92,7 @@ def bare(state: GameState) -> GameState:
     for person in state.persons.values():
         person.unit = None
     state.units.clear()
-    state.counters.clear()
+    board(state).counters.clear()
     return state
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adjudicator.dynastic.events import Birth, BirthAttempts
 from adjudicator.dynastic.lookup import controls, find, unknown_person
 from adjudicator.dynastic.orders import BirthOrder, NameOrder
 from adjudicator.dynastic.people import (
@@ -15,7 +16,6 @@ from adjudicator.dynastic.people import (
 )
 from adjudicator.dynastic.refs import alphabet_spent, number_child
 from adjudicator.dynastic.rules import DynastyRules
-from adjudicator.events import Birth, BirthAttempts
 from adjudicator.messages import house_id, msg
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.state import GameState, Marriage, Person, Sex

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from adjudicator.dynastic.events import Capture, CaptureEscaped, PrisonerKept, PrisonerReleased
 from adjudicator.dynastic.lookup import find, unknown_person
 from adjudicator.dynastic.orders import PayRansomOrder, PrisonerOrder, RetreatOrder
 from adjudicator.dynastic.people import dynasty_rules, kill
-from adjudicator.events import Capture, CaptureEscaped, PrisonerKept, PrisonerReleased
 from adjudicator.messages import msg
 from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext

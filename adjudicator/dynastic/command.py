@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.dynastic.events import Assignment
 from adjudicator.dynastic.lookup import controls, find, unknown_person
 from adjudicator.dynastic.orders import AssignOrder, LendOrder, PrisonerOrder
 from adjudicator.dynastic.people import dynasty_rules
-from adjudicator.events import Assignment
-from adjudicator.messages import house_id, msg
+from adjudicator.messages import Name, house_id, msg
 from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.state import GameState, Person, Sex, Unit
@@ -19,6 +19,11 @@ def unit_type(rules: Mapping[str, Any], kind: str) -> Mapping[str, Any]:
     types: Mapping[str, Any] = rules.get("unit_types", {})
     found: Mapping[str, Any] = types.get(kind, {})
     return found
+
+
+def unit_type_name(kind: str) -> Name:
+    """A unit type by its id (the ``unit_types`` table's key), which is its English name."""
+    return Name("unit-type", kind, kind)
 
 
 def capacity(rules: Mapping[str, Any], unit: Unit) -> int | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.dynastic.events import MinorNobleCreated, Renunciation, Wedding
 from adjudicator.dynastic.lookup import controls, find, find_dynasty, unknown_person
 from adjudicator.dynastic.orders import MarryOrder, RenounceOrder
 from adjudicator.dynastic.people import (
@@ -14,7 +15,6 @@ from adjudicator.dynastic.people import (
     roll_characteristics,
 )
 from adjudicator.dynastic.refs import renounce
-from adjudicator.events import MinorNobleCreated, Renunciation, Wedding
 from adjudicator.messages import house_id, house_name, msg
 from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext

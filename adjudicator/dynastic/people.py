@@ -7,9 +7,9 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from adjudicator.dynastic.events import Death
 from adjudicator.dynastic.names import name_key
 from adjudicator.dynastic.rules import DynastyRules
-from adjudicator.events import Death
 from adjudicator.messages import msg
 from adjudicator.rulesets.base import TurnContext, typed_tables
 from adjudicator.state import COPIED_CACHES, GameState, Person, Sex

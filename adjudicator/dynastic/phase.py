@@ -7,6 +7,7 @@ from collections.abc import Callable
 from adjudicator.dynastic.births import run_births
 from adjudicator.dynastic.capture import run_prisoners, run_retreats
 from adjudicator.dynastic.command import run_assignments
+from adjudicator.dynastic.events import WidowReturns
 from adjudicator.dynastic.lookup import find, unknown_person
 from adjudicator.dynastic.marriage import run_marriages, run_renunciations
 from adjudicator.dynastic.orders import KillOrder, RetreatOrder
@@ -14,7 +15,6 @@ from adjudicator.dynastic.people import kill
 from adjudicator.dynastic.rulings import RULINGS, apply_ruling
 from adjudicator.dynastic.succession import settle_successions
 from adjudicator.dynastic.survival import run_epidemic, run_survival
-from adjudicator.events import WidowReturns
 from adjudicator.messages import msg
 from adjudicator.orders import Order
 from adjudicator.rulesets.base import TurnContext

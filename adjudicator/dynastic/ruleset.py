@@ -186,7 +186,7 @@ class DynasticRuleset(Ruleset):
         new = state.copy()
         new.turn += 1
         live = {h: s for h, s in sheets.items() if not s.refused}
-        ctx = TurnContext(state=new, dice=dice, rules=self.rules, sheets=live)
+        ctx = TurnContext(state=new, dice=dice, rules=self.rules, sheets=live, ruleset=self)
         expected = self.ordering_houses(state)
         defaulted = sorted(h for h in expected if h not in live)
         self.play_turn(ctx)

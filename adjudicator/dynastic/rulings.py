@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.dynastic.capture import take_prisoner
+from adjudicator.dynastic.events import PrisonerReleased, Renunciation
 from adjudicator.dynastic.lookup import find, find_dynasty, unknown_person
 from adjudicator.dynastic.marriage import can_marry, renounceable, wed
 from adjudicator.dynastic.orders import ARBITER_GRAMMAR, MarryOrder
@@ -31,7 +32,7 @@ from adjudicator.dynastic.people import dynasty_rules
 from adjudicator.dynastic.refs import claimants, renounce, ruler_of
 from adjudicator.dynastic.succession import settle_successions
 from adjudicator.errors import OrderSyntaxError
-from adjudicator.events import PrisonerReleased, Renunciation, Ruling
+from adjudicator.events import Ruling
 from adjudicator.messages import house_id, house_name, msg
 from adjudicator.orders import Cursor, Order
 from adjudicator.rulesets.base import TurnContext

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from adjudicator.dynastic.events import Extinction, Succession, UnitsDisbanded
 from adjudicator.dynastic.refs import rulers_of
-from adjudicator.events import Extinction, Succession, UnitsDisbanded
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.state import GameState, House, Person, Sex
 
@@ -53,7 +53,8 @@ def settle_successions(ctx: TurnContext) -> None:
 
 
 def _extinguish(ctx: TurnContext, house: House) -> None:
-    """A6: units disbanded, provinces uncontrolled, treasury lost."""
+    """A6: units disbanded, treasury lost, and whatever else the ruleset takes
+    from a house out of the game (Blood Royale: its provinces and counters)."""
     state = ctx.state
     house.end_reign(ctx.year)
     house.eliminated = True
@@ -65,10 +66,8 @@ def _extinguish(ctx: TurnContext, house: House) -> None:
         for pid in state.units[uid].commanders:
             state.persons[pid].unit = None
         del state.units[uid]
-    for province in state.provinces.values():
-        if province.controller == house.id:
-            province.controller = None
-    state.counters = [c for c in state.counters if c.owner != house.id]
+    if ctx.ruleset is not None:
+        ctx.ruleset.house_eliminated(ctx, house.id)
     ctx.emit(Extinction(phase=ctx.dice.phase, house=house.id))
     if units:
         ctx.emit(UnitsDisbanded(phase=ctx.dice.phase, house=house.id, units=tuple(units),

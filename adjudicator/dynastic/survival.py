@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from adjudicator.dice import Roll
+from adjudicator.dynastic.events import Epidemic
 from adjudicator.dynastic.people import dynasty_rules, kill
-from adjudicator.events import Epidemic
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.state import Person
 

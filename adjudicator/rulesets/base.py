@@ -20,7 +20,7 @@ from typing import Any, ClassVar, TypeVar
 from adjudicator.dice import Dice, Roll
 from adjudicator.events import Event, Notice
 from adjudicator.orders import Grammar, Order, OrderSheet, Rejection
-from adjudicator.state import GameState, Unit
+from adjudicator.state import GameState
 
 #: Translates a message (a report's language); the engine is handed one, and the
 #: identity (``same``) keeps English.
@@ -72,6 +72,9 @@ class TurnContext:
     events: list[Event] = field(default_factory=list)
     aged: bool = False
     scratch: dict[str, Any] = field(default_factory=dict)
+    #: The ruleset playing the turn, for the hooks a shared rule calls back
+    #: (``Ruleset.house_eliminated``); None: a rule tried on its own.
+    ruleset: Ruleset | None = None
 
     @property
     def turn(self) -> int:
@@ -161,9 +164,10 @@ class Ruleset(ABC):
         templates have no words to translate need not override it."""
         return self.template(state, house)
 
-    def command_value(self, state: GameState, unit: Unit) -> int:
-        """A unit's command value, as the store and the export show it (0: none)."""
-        return 0
+    def house_eliminated(self, ctx: TurnContext, house: str) -> None:
+        """``house`` has just left the game (A6: its dynasty is extinct): the ruleset
+        takes from it what its own part of the state gave it. Nothing by default."""
+        return None
 
     def ordering_houses(self, state: GameState) -> list[str]:
         """The houses expected to send orders next turn."""

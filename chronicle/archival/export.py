@@ -12,7 +12,6 @@ from chronicle.store.file import (
     HOUSE_FIELDS,
     MARRIAGE_FIELDS,
     PERSON_FIELDS,
-    UNIT_FIELDS,
     StoredCampaign,
     StoredEvent,
     values,
@@ -29,8 +28,9 @@ def export_json(campaign: Campaign, state: GameState, events: list[StoredEvent],
     end``) the export is finished, and holds the seed and what the end revealed.
     """
     ended = row is not None and row.seed_revealed is not None
-    ruleset = campaign.engine()
+    kind = campaign.descriptor
     players = player_names(campaign.spec)
+    public = [e for e in events if e.public]
     data: dict[str, Any] = {
         "campaign": {
             "slug": campaign.slug, "title": campaign.title, "ruleset": campaign.ruleset,
@@ -49,23 +49,19 @@ def export_json(campaign: Campaign, state: GameState, events: list[StoredEvent],
              "renounced": dict(sorted(p.renounced.items()))}
             for p in sorted(state.persons.values(), key=lambda p: p.seq)],
         "marriages": [values(m, MARRIAGE_FIELDS) for m in state.marriages],
-        "units": [
-            {**values(u, UNIT_FIELDS), "commanders": list(u.commanders),
-             "command_value": ruleset.command_value(state, u)}
-            for u in sorted(state.units.values(), key=lambda u: u.id)],
-        "provinces": [],
-        "events": [
+    }
+    # The ruleset's sections, in its order, around the public events; each starts
+    # empty, and keeps its place when the ruleset fills it below.
+    for section in kind.export_layout:
+        data[section] = [] if section != "events" else [
             {"turn": e.turn, "seq": e.seq, "phase": e.phase, "kind": e.kind,
              **json.loads(e.payload)}
-            for e in events if e.public],
-        "battles": [],
-        "wealth": [],
-    }
+            for e in public]
     if row is not None and row.seed_revealed is not None:
         data["campaign"]["seed"] = row.seed_revealed
         data["campaign"].update(json.loads(row.revealed or "{}"))
-    if (state.finished or ended) and state.epidemic_threshold is not None:
-        data["campaign"]["epidemic_threshold"] = state.epidemic_threshold
-    data.update(campaign.descriptor.export_sections(
-        state, [(e.turn, e.kind, json.loads(e.payload)) for e in events if e.public]))
+    data["campaign"].update(kind.export_campaign(state, state.finished or ended))
+    data.update(kind.export_records(state, campaign.rules))
+    data.update(kind.export_sections(
+        state, [(e.turn, e.kind, json.loads(e.payload)) for e in public]))
     return data

@@ -15,26 +15,18 @@ reference number as a ``REFN`` typed by its dynasty.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from adjudicator.state import GameState, Person
 from chronicle.campaign.folder import Campaign
+from chronicle.rulesets import death_causes
 from chronicle.store.file import StoredEvent
 
 #: The surname of the minor nobility (RULES.md A7), who belong to no dynasty.
 MINOR_NOBILITY = "Minor nobility"
-#: A cause of death in words, as the stored ``death_cause`` names it.
-CAUSES = {
-    "natural": "natural causes",
-    "childbirth": "childbirth",
-    "epidemic": "epidemic",
-    "plague": "plague",
-    "executed": "executed",
-    "battle": "killed in battle",
-    "arbiter": "by the arbiter's ruling",
-}
+#: A ruling's death (``kill``) without the arbiter's own words for it.
+BY_THE_ARBITER = "by the arbiter's ruling"
 #: 5.5.1's longest line; values are cut well before it, leaving room for level and tag.
 MAX_551 = 200
 VERSIONS = ("5.5.1", "7.0")
@@ -67,11 +59,13 @@ def surname(house_name: str) -> str:
 
 
 def cause_in_words(cause: str | None, detail: str) -> str:
-    """How someone died, in words; the arbiter's own words (``kill ... cause "..."``)
-    are kept as written. The dice of a death are on the site, not here."""
-    if cause == "arbiter" and detail:
-        return detail
-    return CAUSES.get(cause or "", (cause or "unknown").replace("-", " "))
+    """How someone died, in words (the rulesets' ``Descriptor.death_causes``); the
+    arbiter's own words (``kill ... cause "..."``) are kept as written. The dice of
+    a death are on the site, not here."""
+    if cause == "arbiter":
+        return detail or BY_THE_ARBITER
+    words = death_causes().get(cause or "")
+    return words.gedcom if words is not None else (cause or "unknown").replace("-", " ")
 
 
 def _clean(text: str) -> str:
@@ -84,17 +78,8 @@ def records(campaign: Campaign, state: GameState, events: Iterable[StoredEvent] 
     persons = sorted(state.persons.values(), key=lambda p: p.seq)
     index = {p.id: f"@I{i}@" for i, p in enumerate(persons, start=1)}
     houses = state.houses
-    details: dict[str, str] = {}
-    renounced: dict[tuple[str, str], tuple[str, int]] = {}
-    for e in events:
-        if not e.public or e.kind not in ("death", "renunciation"):
-            continue
-        payload = json.loads(e.payload)
-        if e.kind == "death":
-            details[str(payload.get("person"))] = str(payload.get("detail") or "")
-        else:
-            renounced[(str(payload.get("person")), str(payload.get("dynasty")))] = (
-                str(payload.get("ref") or ""), e.turn)
+    notes = campaign.descriptor.life_notes(events)
+    details, renounced = notes.death_details, notes.renunciations
 
     families: dict[tuple[str | None, str | None], str] = {}
     married: dict[tuple[str | None, str | None], list[int]] = {}
@@ -148,8 +133,8 @@ def records(campaign: Campaign, state: GameState, events: Iterable[StoredEvent] 
     return out
 
 
-def _person(p: Person, xref: str, state: GameState, details: dict[str, str],
-            renounced: dict[tuple[str, str], tuple[str, int]],
+def _person(p: Person, xref: str, state: GameState, details: Mapping[str, str],
+            renounced: Mapping[tuple[str, str], tuple[str, int]],
             reigns: list[tuple[str, int, int | None]], spouse_in: list[str],
             child_in: str | None) -> Node:
     houses = state.houses

@@ -19,7 +19,6 @@ from typing import Any
 
 from adjudicator.errors import RulesDataError
 from adjudicator.rulesets.base import Ruleset
-from chronicle.campaign.resources import ruleset_table
 from chronicle.campaign.schedule import check_schedule
 from chronicle.campaign.spec import (
     check_entries,
@@ -36,13 +35,22 @@ from chronicle.rulesets import Descriptor, descriptor, ruleset_ids
 CAMPAIGN_FILE = "campaign.toml"
 SECRETS_FILE = "secrets.toml"
 STORE_FILE = "chronicle.sqlite"
-#: campaign.toml's own keys and their types (DESIGN.md "Campaign folder").
+#: campaign.toml's own keys and their types (DESIGN.md "Campaign folder"), as every
+#: campaign may have them; a ruleset adds its own (``Descriptor.campaign_fields``).
 TOP_FIELDS: dict[str, type] = {
-    "title": str, "ruleset": str, "start_year": int, "end_year": int, "target": int,
-    "seed_commitment": str, "house": list, "person": list, "unit": list, "language": str,
+    "title": str, "ruleset": str, "start_year": int, "end_year": int,
+    "seed_commitment": str, "house": list, "person": list, "language": str,
     "theme": str, "world": str, "rules": dict, "options": dict, "slug": str, "player": str,
     "deadline": dict, "cadence": str, "base_url": str}
-TOP_KEYS = set(TOP_FIELDS)
+
+
+def top_fields(ruleset: object) -> dict[str, type]:
+    """campaign.toml's keys for a campaign of ``ruleset``; for a ruleset not
+    registered, the keys of any ruleset (the ruleset is refused next)."""
+    if isinstance(ruleset, str) and ruleset in ruleset_ids():
+        return {**TOP_FIELDS, **descriptor(ruleset).campaign_fields}
+    return {**TOP_FIELDS, **{k: v for rid in ruleset_ids()
+                             for k, v in descriptor(rid).campaign_fields.items()}}
 
 
 @dataclass
@@ -260,18 +268,6 @@ def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]
     return merged
 
 
-def _names(houses: list[dict[str, Any]]) -> dict[str, Any]:
-    minor = ruleset_table("dynastic", "minor-nobility.toml")
-    names: dict[str, Any] = {
-        "minor-nobility": {"male": minor.get("minor_nobility_male_names", []),
-                           "female": minor.get("minor_nobility_female_names", [])}}
-    for house in houses:
-        if house.get("male_names") or house.get("female_names"):
-            names[house["id"]] = {"male": list(house.get("male_names", [])),
-                                  "female": list(house.get("female_names", []))}
-    return names
-
-
 #: A published address as reports link it: the scheme, then no space, quote,
 #: bracket or parenthesis (a Markdown link could not hold them).
 _SITE_ADDRESS = re.compile(r"https?://[^\s()<>\[\]\"'`\\]+")
@@ -307,9 +303,9 @@ def load_rules(ruleset: str, spec: dict[str, Any], text: str = "") -> dict[str, 
         raise CampaignError(f"{CAMPAIGN_FILE}: {err}") from None
     except ContentError as err:
         raise CampaignError(str(err)) from None
-    # The pack's name lists first, then any the campaign gives its own houses.
-    houses = list(rules.get("houses", {}).get("house", [])) + list(spec.get("house", []))
-    rules["names"] = _names([h for h in houses if isinstance(h, dict) and "id" in h])
+    names = kind.name_lists(spec, rules)
+    if names is not None:
+        rules["names"] = names
     try:
         check_overrides(rules, overrides, text)
     except ShapeError as err:
@@ -328,7 +324,8 @@ def load_campaign(root: Path, *, seed: str | None = None) -> Campaign:
     if not root.is_dir():
         raise CampaignError(f"{root}: not a campaign folder")
     spec, text = read_toml_text(root / CAMPAIGN_FILE, CAMPAIGN_FILE, inside=root)
-    unknown = sorted(set(spec) - TOP_KEYS)
+    fields = top_fields(spec.get("ruleset"))
+    unknown = sorted(set(spec) - set(fields))
     if unknown:
         raise CampaignError(f"{CAMPAIGN_FILE}: unknown keys {', '.join(unknown)}")
     ruleset = spec.get("ruleset")
@@ -336,7 +333,7 @@ def load_campaign(root: Path, *, seed: str | None = None) -> Campaign:
         raise CampaignError(f"{CAMPAIGN_FILE}: ruleset must be one of "
                             f"{', '.join(ruleset_ids())}, not {ruleset!r}")
     try:
-        check_top(spec, text, TOP_FIELDS)
+        check_top(spec, text, fields)
         _check_base_url(spec, text)
     except ShapeError as err:
         raise _refused(err) from None
@@ -354,7 +351,7 @@ def load_campaign(root: Path, *, seed: str | None = None) -> Campaign:
     if commitment.lower() != seed_commitment(seed):
         raise CampaignError(f"{CAMPAIGN_FILE}: seed_commitment does not match the seed in "
                             f"{SECRETS_FILE}: the seed was changed after the campaign began")
-    for kind in ("house", "person", "unit"):
+    for kind in (key for key, wanted in fields.items() if wanted is list):
         value = spec.get(kind, [])
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             raise CampaignError(f"{CAMPAIGN_FILE}: {kind} entries must be [[{kind}]] tables")

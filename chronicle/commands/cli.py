@@ -22,7 +22,7 @@ import click
 # needs them (tests/test_cli_imports.py checks which modules each one loads).
 from chronicle import __version__
 from chronicle.i18n.words import Say, as_written, words
-from chronicle.rulesets import DEFAULT, all_worlds, descriptor, ruleset_ids
+from chronicle.rulesets import DEFAULT, all_personalities, all_worlds, descriptor, ruleset_ids
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -138,13 +138,11 @@ class Registered(click.Choice):  # type: ignore[type-arg]
 
 
 def _simulated() -> tuple[str, ...]:
-    return tuple(r for r in ruleset_ids() if descriptor(r).simulates)
+    return tuple(r for r in ruleset_ids() if descriptor(r).statistics() is not None)
 
 
 def _personalities() -> tuple[str, ...]:
-    from chronicle.play.players import PERSONALITIES
-
-    return PERSONALITIES
+    return all_personalities()
 
 
 def _languages() -> tuple[str, ...]:

@@ -1,14 +1,16 @@
-"""Names a content pack gives its houses and provinces in other languages.
+"""Names a content pack gives its things in other languages.
 
-A pack's ``[[house]]`` and ``[[province]]`` entries may carry,
-beside the English ``name``, one ``name_<language>`` per published language
-(``name_fr = "Normandie"``). The store, the exports and the engine keep the
-English names (the JSON export does not change with the site's language);
-only what a reader reads in that language uses them: the site, and the
-terminal's sentences.
+The entries of a pack's lists of tables (Blood Royale's ``[[house]]`` and
+``[[province]]``) may carry, beside the English ``name``, one
+``name_<language>`` per published language (``name_fr = "Normandie"``). The
+store, the exports and the engine keep the English names (the JSON export does
+not change with the site's language); only what a reader reads in that
+language uses them: the site, and the terminal's sentences. A ruleset's
+descriptor gathers them (``Descriptor.local_names``) by the kind of thing each
+names, as the engine's ``Name`` says it (``house``, ``province``...).
 
-A province's entry may also say which article its name takes in a sentence
-of that language, ``article_fr = "la"`` ("la famine frappa la Normandie", "en
+An entry may also say which article its name takes in a sentence of that
+language, ``article_fr = "la"`` ("la famine frappa la Normandie", "en
 Normandie", "du Kent"); ``""`` for a town's name, which takes none ("à York").
 A name that begins with its own article ("La Manche") needs none of this.
 
@@ -23,12 +25,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from adjudicator.messages import HOUSE
 from chronicle.errors import ContentError
 
 #: The languages a campaign may be published in (``campaign.toml``'s ``language``).
 LANGUAGES = ("en", "fr")
-#: The entry lists of a pack that name things a reader sees.
-NAMED_TABLES = ("house", "province")
 _KEY = re.compile(r"name_(\w+)$")
 _ARTICLE_KEY = re.compile(r"article_(\w+)$")
 #: The articles a name may take, by language ("" for none: a town's name).
@@ -58,10 +59,10 @@ def check_names(table: Mapping[str, Any], text: str, shown: str) -> None:
 
     It must be for a language Chronicle publishes in (not English: that is
     ``name``), stand beside a ``name``, and be one line of text without
-    markup characters, at most ``MAX_NAME`` characters long.
+    markup characters, at most ``MAX_NAME`` characters long. Every list of tables
+    is read: a pack names a thing a reader sees wherever it gives it a name.
     """
-    for kind in NAMED_TABLES:
-        entries = table.get(kind, [])
+    for kind, entries in table.items():
         if not isinstance(entries, list):
             continue
         for entry in entries:
@@ -116,22 +117,40 @@ def _wrong_article(language: str, entry: Mapping[str, Any], value: Any) -> str |
 
 @dataclass(frozen=True)
 class LocalNames:
-    """Houses' and provinces' names in one language, by id; what is missing keeps
-    the name it has."""
+    """The names of a campaign's things in one language: by the kind of thing (a
+    ``Name``'s: ``house``, or a ruleset's own such as Blood Royale's
+    ``province``), then by id. What is missing keeps the name it has."""
 
-    houses: Mapping[str, str] = field(default_factory=dict)
-    provinces: Mapping[str, str] = field(default_factory=dict)
-    #: Province id -> the article its name takes in a sentence ("" for none).
+    by_kind: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: Id -> the article its name takes in a sentence ("" for none).
     articles: Mapping[str, str] = field(default_factory=dict)
+    #: The kinds of names the catalogue translates rather than the pack (the
+    #: ruleset's unit types, its goods), with the catalogue's context for each
+    #: ("": none).
+    catalogued: Mapping[str, str] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.houses or self.provinces)
+        return any(self.by_kind.values())
+
+    def named(self, kind: str, ident: str, name: str) -> str:
+        """The name of the ``kind`` thing ``ident`` in this language, else ``name``."""
+        return self.by_kind.get(kind, {}).get(ident, name)
 
     def house(self, hid: str, name: str) -> str:
-        return self.houses.get(hid, name)
+        return self.named(HOUSE, hid, name)
 
+    @property
+    def houses(self) -> Mapping[str, str]:
+        return self.by_kind.get(HOUSE, {})
+
+    # Deprecated: the site's views ask for provinces by these names until they
+    # ask the ruleset's site plug-in; nothing else may.
     def province(self, pid: str, name: str) -> str:
-        return self.provinces.get(pid, name)
+        return self.named("province", pid, name)
+
+    @property
+    def provinces(self) -> Mapping[str, str]:
+        return self.by_kind.get("province", {})
 
 
 NO_NAMES = LocalNames()

@@ -4,9 +4,10 @@ The rules engine gives why it refused an order, and what it tells one house
 alone, as a ``Message``: a template (the catalogue's msgid) and its values
 (adjudicator/messages.py). Here they are translated for a reader: the
 template through the catalogue, the names it holds by the content pack's
-names in that language (houses, provinces) or the catalogue's (unit types,
-goods), and the sentence finished as the language writes it ("du Nord",
-"d’Édouard"). What is not a ``Message`` (a chronicle-side text) is left as it
+names in that language, or by the catalogue's for the kinds of names the
+ruleset says it translates (``LocalNames.catalogued``: Blood Royale's unit
+types and goods), and the sentence finished as the language writes it ("du
+Nord", "d’Édouard"). What is not a ``Message`` (a chronicle-side text) is left as it
 is, and English gets every text exactly as the engine wrote it.
 
 The store and the exports keep the English text: only what a reader reads
@@ -43,14 +44,13 @@ def engine_words(language: str, names: LocalNames = NO_NAMES) -> Say:
     catalogue = translations(language)
 
     def name(value: Name) -> str:
-        if value.kind == "province":
-            return names.province(value.ident, str(value))
-        if value.kind == "house":
-            return names.house(value.ident, str(value))
-        if value.kind == "unit-type":
-            return str(catalogue.pgettext("unit type", value.ident))
-        if value.kind == "good":
-            return catalogue.gettext(value.ident)
+        local = names.by_kind.get(value.kind, {}).get(value.ident)
+        if local is not None:
+            return local
+        context = names.catalogued.get(value.kind)
+        if context is not None:
+            return str(catalogue.pgettext(context, value.ident) if context
+                       else catalogue.gettext(value.ident))
         return value.local.get(language, str(value))
 
     def shown(value: Any) -> str:

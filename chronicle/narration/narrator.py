@@ -24,8 +24,8 @@ from markupsafe import Markup, escape
 
 from adjudicator.events import EVENT_KINDS, Event
 from chronicle.errors import NarrationError
-from chronicle.i18n.grammar import finishing, in_sentence
-from chronicle.rulesets import sentences_for
+from chronicle.i18n.grammar import finishing
+from chronicle.rulesets import death_causes, ruleset_ids, sentences_for, sentences_for_ruleset
 
 Gettext = Callable[[str], str]
 NGettext = Callable[[str, str, int], str]
@@ -224,6 +224,13 @@ def event_class(kind: str) -> type[Event] | None:
     campaign does without (a fifth of ``adjudicate``'s start-up).
     """
     cls = EVENT_KINDS.get(kind)
+    if cls is None:
+        # A kind whose engine module nothing has imported yet (a campaign's engine
+        # is, when it is loaded): every registered ruleset's sentences import theirs.
+        for rid in ruleset_ids():
+            for package in sentences_for_ruleset(rid):
+                importlib.import_module(package)
+        cls = EVENT_KINDS.get(kind)
     if cls is not None and cls not in SENTENCES:
         for module in sentences_for(cls.__module__):
             importlib.import_module(module)
@@ -261,15 +268,10 @@ def _clean(value: Any) -> Any:
     return value.replace(ROOT, "")
 
 
-#: The causes of death the events record, in the catalogue's words.
-CAUSES = {
-    "natural": "natural causes",
-    "childbirth": "in childbirth",
-    "epidemic": "the epidemic",
-    "executed": "executed",
-    "battle": "killed in battle",
-    "plague": "the plague",
-}
+def unmarked(value: Any) -> Any:
+    """``value`` without the link mark (``ROOT``), for a text a sentence shows as it is."""
+    return _clean(value)
+
 
 
 class Narrator:
@@ -294,7 +296,10 @@ class Narrator:
         self._finish = finishing(language, {
             self.glossary.provinces.get(pid, pid): article
             for pid, article in self.glossary.articles.items()})
-        self.causes = {cause: gettext(words) for cause, words in CAUSES.items()}
+        #: The causes of death the rulesets' events record, in the catalogue's
+        #: words (``Descriptor.death_causes``), and in this language.
+        self.cause_words = {cause: words.said for cause, words in death_causes().items()}
+        self.causes = {cause: gettext(words) for cause, words in self.cause_words.items()}
         self._people_links: dict[str, str] = {}
         self._house_links: dict[str, str] = {}
         self._told: dict[tuple[int, int, str], str | None] = {}
@@ -375,13 +380,6 @@ class Narrator:
         """A house's name, linked to its page from a page at ``root``."""
         return Markup(self._house_link(str(hid) if hid else "").replace(ROOT, root))
 
-    def where(self, province: Any) -> str:
-        """A province's name in a sentence (ids are what events record), with the
-        article it takes there ("La famine frappa la Normandie")."""
-        name = self.glossary.provinces.get(str(province), str(province or ""))
-        article = self.glossary.articles.get(str(province))
-        return name if article is None else in_sentence(article, name)
-
     def cause(self, cause: Any, detail: str, female: bool = False) -> str:
         """A cause of death in words; an arbiter's own words are shown as written.
 
@@ -392,7 +390,7 @@ class Narrator:
             return self._("by the arbiter's ruling")
         said = self.causes.get(str(cause), str(cause))
         if female and str(cause) in self.causes:
-            english = CAUSES[str(cause)]
+            english = self.cause_words[str(cause)]
             hers = self.p_("female", english)
             return hers if hers != english else said
         return said
@@ -402,12 +400,6 @@ class Narrator:
         (``wealth.toml``, the world's resources), so the catalogue, not this code,
         knows their words; a good it does not know is shown by its id."""
         return self._(str(good))
-
-    def some(self, good: Any) -> str:
-        """A good with the article a sentence needs ("des vivres", "de l’or" in French;
-        the bare word in English), from the catalogue's ``partitive`` context."""
-        text = self.p_("partitive", str(good))
-        return text if text != str(good) else self.good(good)
 
     # -- sentences --------------------------------------------------------------
     def sentence(self, event: Tellable, root: str) -> Markup | None:
@@ -446,16 +438,6 @@ class Narrator:
         cls = event_class(event.kind)
         entries = LEDGER.get(cls) if cls is not None else None
         return None if entries is None else entries(self, event.payload)
-
-    def battle(self, battle_id: Any, province: Any) -> Markup:
-        """A battle's title, linked to its page when the glossary knows it."""
-        known = self.glossary.battles.get(str(battle_id))
-        if known is None:
-            # Titled as the battle's page is (``battle_title``): by the province's name.
-            name = self.glossary.provinces.get(str(province), str(province or ""))
-            return self.fmt("Battle of %(province)s", province=name)
-        slug, title = known
-        return Markup('<a href="%sbattles/%s/index.html">%s</a>') % (Markup(ROOT), slug, _clean(title))
 
     def _tell(self, event: Tellable) -> Markup | None:
         cls = event_class(event.kind)

@@ -3,10 +3,12 @@
 The sentences are the published chronicle's own, in the campaign's language:
 a report and the site never tell one event in two ways. The terminal gets
 them with the links taken out (``plain_sentences``); a report gets them as
-Markdown (``ReportTeller``), every name escaped, and the battles linked to
-their pages on the site when the campaign says where it is published
-(``base_url`` in campaign.toml). Only the people the events name are looked
-at, so a report does not cost a whole century.
+Markdown (``ReportTeller``), every name escaped, and the pages its ruleset
+links (Blood Royale's battles: ``Descriptor.report_links``) linked on the site
+when the campaign says where it is published (``base_url`` in campaign.toml).
+What the sentences name besides people and houses is the ruleset's
+(``Descriptor.glossary``). Only the people the events name are looked at, so a
+report does not cost a whole century.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,6 @@ from chronicle.i18n.localnames import NO_NAMES, LocalNames
 from chronicle.narration.narrator import (
     FOR_HOUSE,
     ROOT,
-    Glossary,
     HouseSentence,
     Narrator,
     PersonLike,
@@ -36,14 +36,12 @@ from chronicle.narration.narrator import (
     event_class,
     label_ref,
 )
-from chronicle.site.incremental.inputs import slugify
+from chronicle.rulesets import descriptor
 from chronicle.turn.escape import md_escape
 
 _TAG = re.compile(r"<[^>]*>")
 # The narrator's links: ROOT, then the page's path inside the campaign's folder.
 _LINK = re.compile('<a href="' + ROOT + r'([^"]*)">(.*?)</a>', re.S)
-#: The pages a report links (the battles'); people and houses are named only.
-_LINKED = "battles/"
 
 
 @dataclass(frozen=True)
@@ -84,42 +82,12 @@ def _narrator(state: GameState, language: str, events: list[Event],
               names: LocalNames = NO_NAMES) -> Narrator:
     """``names``: the content pack's names of houses and provinces in ``language``."""
     trans = translations(language)
-    provinces = {p.id: names.province(p.id, p.name) for p in state.provinces.values()}
     return Narrator(_People(state),
                     {h.id: _Named(names.house(h.id, h.name)) for h in state.houses.values()},
                     trans.gettext, trans.ngettext,
-                    Glossary(provinces=provinces,
-                             battles=battle_pages(events, provinces, trans.gettext),
-                             articles=names.articles),
+                    descriptor(state.ruleset).glossary(state, events, trans.gettext, names),
                     pgettext=lambda context, text: str(trans.pgettext(context, text)),
                     language=language)
-
-
-def battle_pages(events: Iterable[Event], provinces: Mapping[str, str],
-                 gettext: Any) -> dict[str, tuple[str, str]]:
-    """The turn's battles: id -> (the slug of its page, its title), as the site names
-    them (``chronicle.views.data``: a page per battle id, its slug the id's; two
-    battles of a turn in one province are told apart by round, else by number)."""
-    fought = [e.payload() for e in events if e.kind == "battle"]
-    places: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for pl in fought:
-        places[str(pl.get("province"))].append(pl)
-    pages = {}
-    for where, same in places.items():
-        values = {"province": provinces.get(where, where)}
-        rounds = [pl.get("round") for pl in same]
-        by_round = None not in rounds and len(set(rounds)) == len(rounds)
-        for number, pl in enumerate(same, start=1):
-            if len(same) < 2:
-                title = gettext("Battle of %(province)s") % values
-            elif by_round:
-                title = gettext("Battle of %(province)s, round %(round)s") % {
-                    **values, "round": pl.get("round")}
-            else:
-                title = gettext("Battle of %(province)s (%(number)s)") % {
-                    **values, "number": number}
-            pages[str(pl.get("id"))] = (slugify(str(pl.get("id")), "battle"), title)
-    return pages
 
 
 def _told(narrator: Narrator, state: GameState, events: Iterable[Event]) -> list[Markup]:
@@ -151,15 +119,18 @@ def plain_sentences(state: GameState, events: Iterable[Event], language: str = "
             for text in _told(_narrator(state, language, listed, names), state, listed)]
 
 
-def markdown(sentence: Markup, base: str | None) -> str:
-    """A sentence as Markdown: its text escaped; its battles linked under ``base``."""
+def markdown(sentence: Markup, base: str | None, linked: tuple[str, ...] = ()) -> str:
+    """A sentence as Markdown: its text escaped; its links to the pages whose paths
+    begin with one of ``linked`` kept, under ``base`` (people and houses are named
+    only)."""
     out, pos = [], 0
     text = str(sentence)
     for match in _LINK.finditer(text):
         out.append(md_escape(_text(text[pos:match.start()])))
         name = md_escape(_text(match.group(2)))
         path = match.group(1)
-        out.append(f"[{name}]({base}{path})" if base and path.startswith(_LINKED) else name)
+        kept = base and linked and path.startswith(linked)
+        out.append(f"[{name}]({base}{path})" if kept else name)
         pos = match.end()
     out.append(md_escape(_text(text[pos:])))
     return "".join(out)
@@ -176,6 +147,7 @@ class ReportTeller:
     def __init__(self, state: GameState, events: list[Event], language: str = "en",
                  base: str | None = None, names: LocalNames = NO_NAMES) -> None:
         self.state, self.base = state, base
+        self.linked = descriptor(state.ruleset).report_links
         self.events = [e for e in events if e.public]
         self.narrator = _narrator(state, language, self.events, names)
         # Each payload as the store keeps it, made once for every house's report.
@@ -184,7 +156,7 @@ class ReportTeller:
         self._concerns: list[tuple[HouseSentence | None, frozenset[str], frozenset[str]]] = []
 
     def chronicle(self) -> list[str]:
-        return [markdown(text, self.base) for text in self._told()]
+        return [markdown(text, self.base, self.linked) for text in self._told()]
 
     def plain(self) -> list[str]:
         """The chronicle as ``plain_sentences`` gives it (the terminal's text)."""
@@ -217,5 +189,5 @@ class ReportTeller:
                 told = [] if sentence is None else [sentence]
             else:
                 told = []
-            lines += [markdown(text, self.base) for text in told]
+            lines += [markdown(text, self.base, self.linked) for text in told]
         return lines

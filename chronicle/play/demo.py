@@ -13,7 +13,7 @@ from chronicle.campaign.folder import load_campaign
 from chronicle.campaign.scaffold import scaffold
 from chronicle.errors import CampaignError
 from chronicle.i18n.words import Say, as_written, words
-from chronicle.play.players import PERSONALITIES, orders_for
+from chronicle.play.players import orders_for, personalities_of
 from chronicle.rulesets import descriptor
 from chronicle.turn import runner
 
@@ -78,7 +78,7 @@ def run_demo(*, ruleset: str, turns: int | None, seed: str, out: Path, site: Pat
 
 
 def play_turns(folder: Path, turns: int, seed: str, *, quiet: bool = True,
-               personalities: tuple[str, ...] = PERSONALITIES,
+               personalities: tuple[str, ...] | None = None,
                say: Say = as_written) -> int:
     """Play up to ``turns`` turns of a campaign folder with built-in players.
 
@@ -87,6 +87,7 @@ def play_turns(folder: Path, turns: int, seed: str, *, quiet: bool = True,
     """
     campaign = load_campaign(folder)
     ruleset = runner.ruleset_of(campaign)
+    moods = personalities or personalities_of(campaign.ruleset)
     played = 0
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), disable=quiet, transient=False) as progress:
@@ -101,7 +102,7 @@ def play_turns(folder: Path, turns: int, seed: str, *, quiet: bool = True,
             for index, house in enumerate(sorted(state.houses)):
                 if house in ordering:
                     text = orders_for(campaign.ruleset, state, house, campaign.rules,
-                                      personalities[index % len(personalities)],
+                                      moods[index % len(moods)],
                                       f"{seed}:{state.turn}:{house}")
                     (folder_n / f"{house}.orders").write_text(text, encoding="utf-8")
             state = runner.adjudicate(campaign, state=state).result.state

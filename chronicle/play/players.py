@@ -14,8 +14,6 @@ from typing import Any
 from adjudicator.state import GameState
 from chronicle.rulesets import descriptor
 
-PERSONALITIES = ("cautious", "ambitious", "mercantile")
-
 
 def orders_for(ruleset: str, state: GameState, house: str, rules: Mapping[str, Any],
                personality: str, rng_seed: str) -> str:
@@ -23,8 +21,16 @@ def orders_for(ruleset: str, state: GameState, house: str, rules: Mapping[str, A
     return descriptor(ruleset).orders(state, house, rules, personality, rng_seed)
 
 
-def personality_of(house: str, index: int) -> str:
-    return PERSONALITIES[index % len(PERSONALITIES)]
+def personalities_of(ruleset: str) -> tuple[str, ...]:
+    """The personalities ``ruleset``'s built-in player knows (``""``: it has none)."""
+    return descriptor(ruleset).personalities or ("",)
+
+
+def personality_of(ruleset: str, index: int) -> str:
+    """The personality of the ``index``-th house (in order of ids), for the demo and
+    ``simulate``: the ruleset's personalities in turn."""
+    found = personalities_of(ruleset)
+    return found[index % len(found)]
 
 
 def write_auto_orders(campaign: Any, state: GameState, house: str, personality: str,

@@ -12,7 +12,16 @@ from __future__ import annotations
 import importlib
 
 from chronicle.errors import RulesetError
-from chronicle.rulesets.base import Calendar, Descriptor, Moves, Triple, Years, load_object
+from chronicle.rulesets.base import (
+    Calendar,
+    DeathCause,
+    Descriptor,
+    Moves,
+    RunStatistics,
+    Triple,
+    Years,
+    load_object,
+)
 
 # Ruleset id -> the module defining its ``DESCRIPTOR``, imported on first use.
 _REGISTRY: dict[str, str] = {
@@ -67,11 +76,33 @@ def sentences_for(event_module: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def sentences_for_ruleset(ruleset_id: str) -> tuple[str, ...]:
+    """The modules of sentences ``ruleset_id``'s descriptor names, each once."""
+    return tuple(dict.fromkeys(descriptor(ruleset_id).sentences.values()))
+
+
+def death_causes() -> dict[str, DeathCause]:
+    """Every cause of death the registered rulesets record, in words (a cause two
+    rulesets both name has the first one's words)."""
+    found: dict[str, DeathCause] = {}
+    for rid in ruleset_ids():
+        for cause, words in descriptor(rid).death_causes.items():
+            found.setdefault(cause, words)
+    return found
+
+
+def all_personalities() -> tuple[str, ...]:
+    """Every built-in player's personalities, each once, in order."""
+    return tuple(dict.fromkeys(p for rid in ruleset_ids() for p in descriptor(rid).personalities))
+
+
 def all_worlds() -> tuple[str, ...]:
     """Every content pack of every ruleset, each once, in order."""
     return tuple(dict.fromkeys(w for rid in ruleset_ids() for w in descriptor(rid).worlds))
 
 
-__all__ = ["DEFAULT", "Calendar", "Descriptor", "Moves", "RulesetError", "Triple", "Years",
-           "all_worlds", "descriptor", "load_object", "register", "ruleset_ids",
-           "sentences_for", "unregister"]
+__all__ = ["DEFAULT", "Calendar", "DeathCause", "Descriptor", "Moves", "RulesetError", "RunStatistics",
+           "Triple",
+           "Years", "all_personalities", "all_worlds", "death_causes", "descriptor",
+           "load_object", "register", "ruleset_ids", "sentences_for", "sentences_for_ruleset",
+           "unregister"]

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -22,10 +23,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from chronicle.errors import RulesetError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from adjudicator.dice import Roll
+    from adjudicator.events import Event
     from adjudicator.rulesets.base import Ruleset
     from adjudicator.state import GameState
     from chronicle.i18n.localnames import LocalNames
+    from chronicle.narration.narrator import Glossary
+    from chronicle.store.file import StoredEvent
 
 
 #: A public event as the export sees it: (turn, kind, payload).
@@ -81,6 +87,52 @@ class Moves(Calendar):
         return gettext("move %(move)s") % {"move": turn}
 
 
+@dataclass(frozen=True)
+class DeathCause:
+    """A cause of death the events record (``death_cause``), in words."""
+
+    #: In a sentence: the catalogue's msgid ("killed in battle").
+    said: str
+    #: In a GEDCOM ``CAUS`` line, in English.
+    gedcom: str
+
+
+@dataclass(frozen=True)
+class LifeNotes:
+    """What the events tell of people that their records do not keep, for the
+    genealogy export (GEDCOM)."""
+
+    #: Person -> the arbiter's words for their death, when a ruling killed them.
+    death_details: Mapping[str, str] = field(default_factory=dict)
+    #: (person, dynasty) -> the reference number given up there, and the turn.
+    renunciations: Mapping[tuple[str, str], tuple[str, int]] = field(default_factory=dict)
+
+
+class RunStatistics(ABC):
+    """What ``chronicle simulate`` measures of a ruleset's runs, besides the houses
+    extinct and the living of each dynasty (``chronicle.play.simulate``).
+
+    One object observes one run, in a worker process; ``run`` gives its figures
+    as plain data, and a fresh object sums up every run's and shows the summary.
+    """
+
+    @abstractmethod
+    def observe(self, state: GameState, events: list[Event], rules: Mapping[str, Any]) -> None:
+        """One turn played: ``state`` after it, and its events."""
+
+    @abstractmethod
+    def run(self, state: GameState) -> dict[str, Any]:
+        """The run's figures, at its end (JSON data: they cross processes)."""
+
+    @abstractmethod
+    def summarise(self, runs: list[dict[str, Any]], houses: list[str]) -> dict[str, Any]:
+        """The report's own keys, from every run's figures."""
+
+    @abstractmethod
+    def show(self, report: Mapping[str, Any], console: Console) -> None:
+        """Print the summary after the table of extinctions."""
+
+
 class Descriptor(ABC):
     """One ruleset, as the application sees it. Subclasses fill in the hooks."""
 
@@ -100,8 +152,6 @@ class Descriptor(ABC):
     worlds: ClassVar[tuple[str, ...]] = ()
     #: Turns ``chronicle demo`` plays when not told.
     demo_turns: ClassVar[int]
-    #: Whether ``chronicle simulate`` can balance it (its statistics are a dynasty's).
-    simulates: ClassVar[bool] = False
     #: Who tells which events: an engine package (the events' module, or a
     #: package above it) mapped to the module of their sentences, imported the
     #: first time one of them is told (``chronicle.narration``).
@@ -182,3 +232,63 @@ class Descriptor(ABC):
     def theme_folders(self) -> tuple[Path, ...]:
         """The folders of ``theme_layers``, where the install put them."""
         return tuple(Path(str(files(package))) for package in self.theme_layers)
+    # -- what generic code asks instead of naming a ruleset's things ----------------
+    #: The JSON export's sections after ``marriages``, in order, ``events`` among
+    #: them (the public events). The contract's top level (DESIGN.md "JSON export")
+    #: names them for every ruleset, key order included: a ruleset without such
+    #: things exports them empty. ``export_records`` and ``export_sections`` fill
+    #: them; a section they add that is not listed comes after these.
+    export_layout: ClassVar[tuple[str, ...]] = (
+        "units", "provinces", "events", "battles", "wealth")
+    #: ``campaign.toml``'s top-level keys of this ruleset's own, and their types
+    #: (``list``: a list of tables), beside the keys every campaign may have.
+    campaign_fields: ClassVar[Mapping[str, type]] = {}
+    #: The built-in player's personalities (``--personality``): the demo and
+    #: ``simulate`` give them to the houses in turn. None: one way to play.
+    personalities: ClassVar[tuple[str, ...]] = ()
+    #: The causes of death its events record, in words (``Narrator.cause``, GEDCOM).
+    death_causes: ClassVar[Mapping[str, DeathCause]] = {}
+    #: The site's pages a private report links when the campaign says where it is
+    #: published (``base_url``), as the beginnings of their paths.
+    report_links: ClassVar[tuple[str, ...]] = ()
+    #: The kinds of the engine's names (``adjudicator.messages.Name``) that the
+    #: catalogue translates, with its context for each ("": none): a reader's
+    #: language gets them so (``LocalNames.catalogued``).
+    name_contexts: ClassVar[Mapping[str, str]] = {}
+
+    def store_tables(self, state: GameState,
+                     rules: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+        """The store's tables of this ruleset's own things (``chronicle.store.models``),
+        each table's rows whole: the store replaces them at every turn."""
+        return {}
+
+    def export_records(self, state: GameState, rules: Mapping[str, Any]) -> dict[str, Any]:
+        """The JSON export's sections drawn from the state with the rules' help
+        (a unit's command value), besides ``export_sections``."""
+        return {}
+
+    def export_campaign(self, state: GameState, finished: bool) -> dict[str, Any]:
+        """What the export's ``campaign`` adds after the seed and what the end revealed
+        (``finished``: the campaign is over, its secrets told)."""
+        return {}
+
+    def name_lists(self, spec: Mapping[str, Any], rules: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The rules' ``names`` table (the lists new people's names are drawn from),
+        from the content pack and ``campaign.toml``; None: the ruleset names nobody."""
+        return None
+
+    def glossary(self, state: GameState, events: list[Event], gettext: Gettext,
+                 names: LocalNames) -> Glossary:
+        """The names the sentences of a turn's events need besides people and houses,
+        in a report or on the terminal (``names``: the pack's, in the reader's language)."""
+        from chronicle.narration.narrator import Glossary
+
+        return Glossary()
+
+    def statistics(self) -> RunStatistics | None:
+        """What ``chronicle simulate`` measures of one run; None: it cannot simulate."""
+        return None
+
+    def life_notes(self, events: Iterable[StoredEvent]) -> LifeNotes:
+        """What the stored events tell of people beyond their records (GEDCOM)."""
+        return LifeNotes()

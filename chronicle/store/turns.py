@@ -29,6 +29,7 @@ from adjudicator.rulesets.base import Ruleset, TurnResult
 from adjudicator.state import GameState, House, Marriage, Person
 from chronicle.campaign.orders import TurnOrders
 from chronicle.errors import StoreError
+from chronicle.rulesets import descriptor
 from chronicle.store.file import (
     BUSY,
     BUSY_TIMEOUT,
@@ -36,7 +37,6 @@ from chronicle.store.file import (
     MARRIAGE_FIELDS,
     PERSON_FIELDS,
     SCHEMA_VERSION,
-    UNIT_FIELDS,
     StoredCampaign,
     StoredEvent,
     StoreReader,
@@ -281,8 +281,9 @@ class Store:
 
 #: The tables holding the state at the end of the last turn, for the site and the export;
 #: the next turn is played with the names and numbers of the dead they hold
-#: (``StoreReader.state_to_play``).
-_TABLES = ("houses", "persons", "marriages", "claims", "units", "provinces")
+#: (``StoreReader.state_to_play``). A ruleset's own things have tables of their own
+#: (``Descriptor.store_tables``), rewritten whole.
+_TABLES = ("houses", "persons", "marriages", "claims")
 
 
 def _rows(houses: Iterable[House], persons: Iterable[Person],
@@ -331,17 +332,10 @@ def _write_tables(db: sqlite3.Connection, state: GameState, previous: GameState 
                      [state.marriages[i] for i in open_at]
                      + state.marriages[len(previous.marriages):])
         old = _rows(previous.houses.values(), people, [previous.marriages[i] for i in open_at])
-    rows["units"] = [{**values(u, UNIT_FIELDS), "commanders": json.dumps(list(u.commanders)),
-                      "command_value": ruleset.command_value(state, u)}
-                     for u in state.units.values()]
-    rows["provinces"] = [dict(id=p.id, name=p.name, kind=p.kind, kingdom=p.kingdom,
-                              capital=p.capital, resource=p.resource, controller=p.controller,
-                              revolt=p.revolt, famine=p.famine, x=p.x, y=p.y,
-                              neighbours=json.dumps(p.neighbours))
-                         for p in state.provinces.values()]
-    for table in _TABLES:
-        new_rows = rows[table]
-        if old is None or table in ("units", "provinces", "houses"):
+    whole = descriptor(state.ruleset).store_tables(state, ruleset.rules)
+    for table in (*_TABLES, *whole):
+        new_rows = whole[table] if table in whole else rows[table]
+        if old is None or table in whole or table == "houses":
             db.execute(f"DELETE FROM {table}")
             _insert(db, table, new_rows)
             continue

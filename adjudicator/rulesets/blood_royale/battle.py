@@ -72,6 +72,7 @@ from adjudicator.rulesets.blood_royale.battle_orders import (
     preferred_retreat,
     stance_towards,
 )
+from adjudicator.rulesets.blood_royale.board import Province, board
 from adjudicator.rulesets.blood_royale.forces import record_lost, remove_unit
 from adjudicator.rulesets.blood_royale.standing import Leaving, Stance
 from adjudicator.rulesets.blood_royale.tables import br_rules
@@ -85,7 +86,7 @@ from adjudicator.rulesets.blood_royale.world import (
     sides_in,
     unit_side,
 )
-from adjudicator.state import GameState, Province, Unit
+from adjudicator.state import GameState, Unit
 
 
 class Preliminary(StrEnum):
@@ -393,15 +394,15 @@ def retreat_destination(state: GameState, rules: Mapping[str, Any], unit: Unit,
     3. Else None: the unit is destroyed.
     """
     assert unit.province is not None
-    origin = state.provinces[unit.province]
+    origin = board(state).provinces[unit.province]
     wanted = preferred_retreat(state, unit.house, unit.id)
     if wanted in origin.neighbours:
-        target = state.provinces[wanted]
+        target = board(state).provinces[wanted]
         if _fits(state, rules, unit, target) and _open_to(state, side, target):
             return target.id
     options: list[tuple[bool, int, str]] = []
     for index, pid in enumerate(origin.neighbours):
-        province = state.provinces[pid]
+        province = board(state).provinces[pid]
         if not _fits(state, rules, unit, province):
             continue
         if province.controller == side or (province.kind == SEA and province.controller is None):
@@ -474,7 +475,7 @@ def _suffer(ctx: TurnContext, side: _Side, losses: int, where: str, record: _Rec
             side.outcome = Outcome.ELIMINATED
             record.destroyed.append(uid)
             record.captured.extend(capture_commanders(ctx, unit, side.enemy, where))
-            remove_unit(ctx, unit, f"destroyed in battle at {state.provinces[where].name}")
+            remove_unit(ctx, unit, f"destroyed in battle at {board(state).provinces[where].name}")
     if not side.standing():
         side.outcome = Outcome.ELIMINATED
 
@@ -492,7 +493,7 @@ def _leave(ctx: TurnContext, side: _Side, uid: str, action: Leaving, where: str,
             record.captured.append(pid)
         record.surrendered.append(uid)
         record.lose(unit.house, unit.armies)
-        remove_unit(ctx, unit, f"surrendered in battle at {state.provinces[where].name}")
+        remove_unit(ctx, unit, f"surrendered in battle at {board(state).provinces[where].name}")
         return
     if side.outcome is not Outcome.WITHDREW:
         side.outcome = Outcome.FLED
@@ -503,7 +504,7 @@ def _leave(ctx: TurnContext, side: _Side, uid: str, action: Leaving, where: str,
     if destination is None:
         record.destroyed.append(uid)
         record.lose(unit.house, unit.armies)
-        remove_unit(ctx, unit, f"found no retreat from {state.provinces[where].name}")
+        remove_unit(ctx, unit, f"found no retreat from {board(state).provinces[where].name}")
     else:
         unit.province = destination
 
@@ -580,14 +581,14 @@ def _battle(ctx: TurnContext, where: str, attacker: str, defender: str, round_no
     present = _fighters(state, where)
     att = _side(state, present, attacker, defender)
     dfn = _side(state, present, defender, attacker)
-    if castle_holder(state, state.provinces[where]) in (defender, *dfn.allies):
+    if castle_holder(state, board(state).provinces[where]) in (defender, *dfn.allies):
         dfn.castle, dfn.in_capital = table.castle, True
     starts = [(side, tuple(side.units), sum(state.units[u].armies for u in side.units),
                tuple(p for u in side.units for p in _free_commanders(state, state.units[u])),
                side.castle)
               for side in (att, dfn)]
     record = _Record()
-    label = f"battle {battle_id} at {state.provinces[where].name}"
+    label = f"battle {battle_id} at {board(state).provinces[where].name}"
     _preliminaries(ctx, table, (att, dfn), where, record, label)
     _rounds(ctx, table, att, dfn, where, record)
     sides = tuple(
@@ -668,7 +669,7 @@ def _storm(ctx: TurnContext, where: str, mover: str, round_no: int) -> list[str]
     is to attack.
     Only at the end of a kingdom's move: a flight into a capital storms nothing."""
     state = ctx.state
-    holder = castle_holder(state, state.provinces[where])
+    holder = castle_holder(state, board(state).provinces[where])
     present = _fighters(state, where)
     if (holder is None or holder == mover or mover not in present
             or any(h != mover and not allied(state, h, mover) for h in present)

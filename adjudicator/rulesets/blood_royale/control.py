@@ -19,6 +19,7 @@ still there at its end.
 from __future__ import annotations
 
 from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.blood_royale.board import Province, board
 from adjudicator.rulesets.blood_royale.events import ControlChanged, CounterSeized, RevoltEnded
 from adjudicator.rulesets.blood_royale.tables import br_rules
 from adjudicator.rulesets.blood_royale.turnstate import BRTurn
@@ -30,14 +31,14 @@ from adjudicator.rulesets.blood_royale.world import (
     sides_in,
     unit_side,
 )
-from adjudicator.state import GameState, Province
+from adjudicator.state import GameState
 
 
 def snapshot_garrisons(ctx: TurnContext, turn: BRTurn) -> None:
     """At the start of a round: the controller's units in each province in revolt."""
     state = ctx.state
     turn.garrisons = {}
-    for province in state.provinces.values():
+    for province in board(state).provinces.values():
         if province.revolt and province.controller:
             turn.garrisons[province.id] = {
                 u.id for u in state.units.values()
@@ -51,7 +52,7 @@ def _castle_stands(state: GameState, turn: BRTurn, province: Province) -> bool:
 def place_markers(ctx: TurnContext, turn: BRTurn, round_no: int) -> None:
     state = ctx.state
     typed = br_rules(ctx.rules)
-    for province in state.provinces.values():
+    for province in board(state).provinces.values():
         if province.kind != LAND or _castle_stands(state, turn, province):
             continue
         holders = sorted({side for side, units in sides_in(state, province.id).items()
@@ -71,10 +72,10 @@ def place_markers(ctx: TurnContext, turn: BRTurn, round_no: int) -> None:
 
 def seize_counters(ctx: TurnContext, turn: BRTurn, round_no: int) -> None:
     state = ctx.state
-    for counter in state.counters:
+    for counter in board(state).counters:
         sides = sides_in(state, counter.province)
         if not sides or counter.owner in sides or _castle_stands(
-                state, turn, state.provinces[counter.province]):
+                state, turn, board(state).provinces[counter.province]):
             continue
         enemies = [(-sum(u.armies for u in units), side) for side, units in sides.items()
                    if is_hostile_to(state, side, counter.owner)]
@@ -92,7 +93,7 @@ def end_revolts_by_garrison(ctx: TurnContext, turn: BRTurn) -> None:
     state = ctx.state
     needed = br_rules(ctx.rules).events.garrison
     for pid, stayed in sorted(turn.garrisons.items()):
-        province = state.provinces[pid]
+        province = board(state).provinces[pid]
         if not province.revolt or province.controller is None:
             continue
         armies = sum(u.armies for uid, u in state.units.items()

@@ -7,9 +7,10 @@ name a good and a province, meaning the lowest-numbered such counter.
 
 from __future__ import annotations
 
-from adjudicator.messages import msg, province_name
+from adjudicator.messages import msg
+from adjudicator.rulesets.blood_royale.board import Counter, board, province_name
 from adjudicator.rulesets.blood_royale.world import br_data, find_province, productive
-from adjudicator.state import Counter, GameState
+from adjudicator.state import GameState
 
 
 def new_counter(state: GameState, good: str, owner: str, province: str) -> Counter:
@@ -18,7 +19,7 @@ def new_counter(state: GameState, good: str, owner: str, province: str) -> Count
     number = data.next_counter
     data.next_counter = number + 1
     counter = Counter(id=f"{good}-{number}", good=good, owner=owner, province=province)
-    state.counters.append(counter)
+    board(state).counters.append(counter)
     return counter
 
 
@@ -32,11 +33,11 @@ def find_counter(state: GameState, house: str, token: str, source: str | None,
     """A counter of ``house`` named by id, or the lowest-numbered free one of a good
     in ``source``."""
     if source is None:
-        return next((c for c in state.counters if c.id == token and c.owner == house), None)
+        return next((c for c in board(state).counters if c.id == token and c.owner == house), None)
     province = find_province(state, source)
     if province is None:
         return None
-    matches = [c for c in state.counters if c.owner == house and c.good == token
+    matches = [c for c in board(state).counters if c.owner == house and c.good == token
                and c.province == province.id and c.id not in claimed]
     return min(matches, key=counter_number, default=None)
 

@@ -25,6 +25,7 @@ from adjudicator.dynastic.lookup import find_dynasty
 from adjudicator.messages import house_name, msg
 from adjudicator.orders import OrderSheet
 from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.blood_royale.board import Counter
 from adjudicator.rulesets.blood_royale.counters import check_counter, find_counter
 from adjudicator.rulesets.blood_royale.events import (
     AllianceDeclared,
@@ -51,7 +52,7 @@ from adjudicator.rulesets.blood_royale.world import (
     find_province,
     set_passage,
 )
-from adjudicator.state import Counter, GameState
+from adjudicator.state import GameState
 
 
 def other_house(state: GameState, house: str, token: str) -> tuple[str | None, str | None]:

@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.messages import house_id, msg, province_name, unit_type_name
+from adjudicator.dynastic.command import unit_type_name
+from adjudicator.messages import house_id, msg
 from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.blood_royale.board import board, province_name
 from adjudicator.rulesets.blood_royale.counters import new_counter
 from adjudicator.rulesets.blood_royale.diplomacy import run_exchanges, run_trade
 from adjudicator.rulesets.blood_royale.events import (
@@ -77,7 +79,7 @@ def collect_taxes(ctx: TurnContext, turn: BRTurn) -> None:
 
 
 def produce_resources(ctx: TurnContext) -> None:
-    for province in ctx.state.provinces.values():
+    for province in board(ctx.state).provinces.values():
         owner = province.controller
         if province.kind != LAND or not province.resource or owner is None:
             continue
@@ -89,7 +91,7 @@ def produce_resources(ctx: TurnContext) -> None:
 
 
 def lift_famines(ctx: TurnContext) -> None:
-    for province in ctx.state.provinces.values():
+    for province in board(ctx.state).provinces.values():
         if province.famine:
             province.famine = False
             ctx.emit(FamineLifted(phase=ctx.dice.phase, province=province.id))
@@ -134,7 +136,7 @@ def buy_off_revolts(ctx: TurnContext, turn: BRTurn) -> None:
 
 
 def at_home(state: GameState, unit: Unit) -> bool:
-    province = state.provinces.get(unit.province or "")
+    province = board(state).provinces.get(unit.province or "")
     return province is not None and is_home(state, unit.house, province)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from adjudicator.dynastic.survival import survival_roll
 from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.blood_royale.board import Province, board
 from adjudicator.rulesets.blood_royale.counters import new_counter
 from adjudicator.rulesets.blood_royale.events import (
     EventDieRolled,
@@ -32,7 +33,7 @@ from adjudicator.rulesets.blood_royale.world import (
     productive,
     unit_side,
 )
-from adjudicator.state import Person, Province
+from adjudicator.state import Person
 
 Handler = Callable[[TurnContext, BRTurn, str, int], str | None]
 
@@ -124,7 +125,7 @@ def _unrest(ctx: TurnContext, turn: BRTurn, house: str, round_no: int) -> str | 
     """Every controlled province rolls; a garrison of 4 armies keeps it quiet."""
     typed = br_rules(ctx.rules).events
     state = ctx.state
-    in_revolt = {p.id for p in state.provinces.values() if p.revolt}
+    in_revolt = {p.id for p in board(state).provinces.values() if p.revolt}
     base = typed.extraordinary_modifier if house in turn.extraordinary else 0
     for province in controlled(state, house):
         if province.revolt or garrison(ctx, house, province.id) >= typed.garrison:
@@ -144,7 +145,7 @@ def _storm(ctx: TurnContext, turn: BRTurn, house: str, round_no: int) -> str | N
     typed = br_rules(ctx.rules)
     state = ctx.state
     for unit in sorted(state.units.values(), key=lambda u: u.id):
-        where = state.provinces.get(unit.province or "")
+        where = board(state).provinces.get(unit.province or "")
         if unit.house != house or not typed.is_naval(unit.type) or where is None \
                 or where.kind != SEA:
             continue

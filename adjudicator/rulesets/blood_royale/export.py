@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from adjudicator.dynastic.command import unit_command_value
+from adjudicator.rulesets.blood_royale.board import board
 from adjudicator.state import GameState
 
 BATTLE_KIND = "battle"
@@ -31,7 +32,7 @@ def export_provinces(state: GameState) -> list[dict[str, Any]]:
              "capital": p.capital, "resource": p.resource, "controller": p.controller,
              "neighbours": list(p.neighbours), "revolt": p.revolt, "famine": p.famine,
              "x": p.x, "y": p.y}
-            for p in state.provinces.values()]
+            for p in board(state).provinces.values()]
 
 
 def export_units(state: GameState, rules: Mapping[str, Any]) -> list[dict[str, Any]]:

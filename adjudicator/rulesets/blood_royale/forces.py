@@ -12,9 +12,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.dynastic.command import capacity
-from adjudicator.events import UnitsDisbanded
-from adjudicator.messages import house_id, house_name, msg, unit_type_name
+from adjudicator.dynastic.command import capacity, unit_type_name
+from adjudicator.dynastic.events import UnitsDisbanded
+from adjudicator.messages import house_id, house_name, msg
 from adjudicator.rulesets.base import TurnContext
 from adjudicator.rulesets.blood_royale.events import UnitsMerged, UnitSplit
 from adjudicator.rulesets.blood_royale.orders import DisbandOrder, MergeOrder, SplitOrder

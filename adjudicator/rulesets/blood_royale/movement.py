@@ -30,16 +30,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.messages import (
-    Message,
-    house_id,
-    msg,
-    msg_in,
-    province_name,
-    unit_type_name,
-)
+from adjudicator.dynastic.command import unit_type_name
+from adjudicator.messages import Message, house_id, msg, msg_in
 from adjudicator.orders import Order
 from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.blood_royale.board import Counter, Province, board, province_name
 from adjudicator.rulesets.blood_royale.control import end_of_round, snapshot_garrisons
 from adjudicator.rulesets.blood_royale.counters import find_counter
 from adjudicator.rulesets.blood_royale.events import CounterMoved, KingdomOrderDrawn, UnitMoved
@@ -58,7 +53,7 @@ from adjudicator.rulesets.blood_royale.world import (
     sides_in,
     unit_side,
 )
-from adjudicator.state import Counter, GameState, Province, Unit
+from adjudicator.state import GameState, Unit
 
 ContactResolver = Callable[[TurnContext, str, str, int], list[str]]
 
@@ -77,10 +72,10 @@ def resolve_path(state: GameState, start: str,
             province = find_province(state, token)
             if province is None:
                 return [], msg("there is no province %(token)s", token=repr(token))
-            if province.id not in state.provinces[here].neighbours:
+            if province.id not in board(state).provinces[here].neighbours:
                 return [], (msg("%(province)s does not border %(here)s",
                                 province=province_name(province),
-                                here=province_name(state.provinces[here])))
+                                here=province_name(board(state).provinces[here])))
             resolved[-1].append(province.id)
             here = province.id
     return resolved, None
@@ -119,14 +114,14 @@ def check_terrain(state: GameState, unit_type: str, legs: list[list[str]],
     kind = typed.unit_type(unit_type)
     for leg in legs:
         for pid in leg:
-            province = state.provinces[pid]
+            province = board(state).provinces[pid]
             if kind.naval and province.kind == LAND and not is_coastal(state, province):
                 return msg("%(unit_type)s units cannot sail inland to %(province)s",
                            unit_type=unit_type_name(unit_type), province=province_name(province))
-        if not (kind.naval or kind.flying) and state.provinces[leg[-1]].kind == SEA:
+        if not (kind.naval or kind.flying) and board(state).provinces[leg[-1]].kind == SEA:
             return msg("%(unit_type)s units cannot end a move at sea (%(name)s)",
                        unit_type=unit_type_name(unit_type),
-                       name=province_name(state.provinces[leg[-1]]))
+                       name=province_name(board(state).provinces[leg[-1]]))
     return None
 
 
@@ -154,8 +149,8 @@ def _checked_path(state: GameState, start: str, tokens: tuple[tuple[str, ...], .
     legs, reason = resolve_path(state, start, tokens)
     if reason is not None:
         return legs, reason
-    target = state.provinces[legs[-1][-1]]
-    for_names = [[state.provinces[p].name for p in leg] for leg in legs]
+    target = board(state).provinces[legs[-1][-1]]
+    for_names = [[board(state).provinces[p].name for p in leg] for leg in legs]
     return legs, check_lengths(what, target, for_names, per_round, rounds)
 
 
@@ -191,23 +186,23 @@ def plan_unit_round(state: GameState, unit: Unit, side: str, path: list[str],
     """How far ``unit`` gets along ``path`` this round (pure: the state is not changed)."""
     kind = typed.unit_type(unit.type)
     here = unit.province or ""
-    start = state.provinces[here]
+    start = board(state).provinces[here]
     allowance = typed.movement.moves
     if _enemy_ground(state, unit, side, start):
         allowance = typed.movement.hostile_moves
     entered: list[str] = []
     stopped = ""
     for pid in path:
-        province = state.provinces[pid]
+        province = board(state).provinces[pid]
         if len(entered) >= allowance:
             stopped = (msg("%(allowance)s provinces allowed this round", allowance=allowance)
                        if allowance > 1 else
                        msg("%(allowance)s province allowed this round", allowance=allowance))
             break
-        if pid not in state.provinces[here].neighbours:
+        if pid not in board(state).provinces[here].neighbours:
             stopped = msg("%(province)s does not border %(here)s",
                           province=province_name(province),
-                          here=province_name(state.provinces[here]))
+                          here=province_name(board(state).provinces[here]))
             break
         if province.kind == SEA and not (kind.naval or kind.flying) \
                 and not _fleet_of(state, side, pid, typed):
@@ -226,7 +221,7 @@ def plan_unit_round(state: GameState, unit: Unit, side: str, path: list[str],
             stopped = msg("%(province)s is enemy ground", province=province_name(province))
             break
     if not (kind.naval or kind.flying):
-        while entered and state.provinces[entered[-1]].kind == SEA:
+        while entered and board(state).provinces[entered[-1]].kind == SEA:
             entered.pop()
             stopped = msg("it cannot end a round at sea")
     return Step(entered=entered, stopped=stopped)
@@ -247,7 +242,7 @@ def _safe(state: GameState, owner: str, province: Province, typed: BRRules) -> b
 def auto_route(state: GameState, counter: Counter, typed: BRRules) -> list[str]:
     """The counter's default path to its owner's capital (empty when none or there)."""
     capital = state.houses[counter.owner].capital
-    if capital is None or capital not in state.provinces:
+    if capital is None or capital not in board(state).provinces:
         return []
     path = shortest_path(state, counter.province, capital,
                          lambda p: _safe(state, counter.owner, p, typed))
@@ -306,11 +301,11 @@ def move_counter(ctx: TurnContext, counter: Counter, route: Route | None, round_
     stopped = ""
     here = counter.province
     for pid in path[:typed.movement.counter_moves]:
-        province = state.provinces[pid]
-        if pid not in state.provinces[here].neighbours:
+        province = board(state).provinces[pid]
+        if pid not in board(state).provinces[here].neighbours:
             stopped = msg("%(province)s does not border %(here)s",
                           province=province_name(province),
-                          here=province_name(state.provinces[here]))
+                          here=province_name(board(state).provinces[here]))
             break
         if not counter_can_enter(state, counter.owner, province, typed):
             stopped = msg("%(province)s is closed to it", province=province_name(province))
@@ -333,10 +328,10 @@ def settle_contacts(ctx: TurnContext, side: str, round_no: int,
     """Every province where ``side``'s units meet another house's units or castle,
     in map order."""
     state = ctx.state
-    for pid in list(state.provinces):
+    for pid in list(board(state).provinces):
         sides = sides_in(state, pid)
         if side in sides and (len(sides) > 1 or castle_holder(
-                state, state.provinces[pid]) not in (None, side)):
+                state, board(state).provinces[pid]) not in (None, side)):
             resolve_contacts(ctx, pid, side, round_no)
 
 
@@ -351,7 +346,7 @@ def house_slot(ctx: TurnContext, turn: BRTurn, house: str, round_no: int,
         if unit_route.house == house and unit_route.legs:
             move_unit(ctx, uid, unit_route, round_no)
     capital = state.houses[house].capital
-    for counter in list(state.counters):
+    for counter in list(board(state).counters):
         if counter.owner != house:
             continue
         route = turn.counter_routes.get(counter.id)

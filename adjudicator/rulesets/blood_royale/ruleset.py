@@ -25,6 +25,7 @@ from adjudicator.rulesets.blood_royale.battle_orders import (
     record_standing_orders,
     register_battle_orders,
 )
+from adjudicator.rulesets.blood_royale.board import board
 from adjudicator.rulesets.blood_royale.diplomacy import (
     apply_passage_and_interventions,
     end_interventions,
@@ -104,6 +105,14 @@ class BloodRoyaleRuleset(DynasticRuleset):
             apply_control(ctx, order, ARBITER)
         else:
             super().apply_directive(ctx, order)
+
+    def house_eliminated(self, ctx: TurnContext, house: str) -> None:
+        """A6 on the board: the house's provinces uncontrolled, its counters gone."""
+        found = board(ctx.state)
+        for province in found.provinces.values():
+            if province.controller == house:
+                province.controller = None
+        found.counters = [c for c in found.counters if c.owner != house]
 
     def play_turn(self, ctx: TurnContext) -> None:
         super().play_turn(ctx)

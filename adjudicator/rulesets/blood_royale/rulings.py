@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 from adjudicator.dynastic.orders import ARBITER_GRAMMAR
 from adjudicator.events import Ruling
-from adjudicator.messages import house_name, msg, province_name
+from adjudicator.messages import house_name, msg
 from adjudicator.orders import Cursor, Grammar, Order
 from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.blood_royale.board import province_name
 from adjudicator.rulesets.blood_royale.world import LAND, find_province
 from adjudicator.state import GameState
 

@@ -16,8 +16,9 @@ from collections import Counter as Tally
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.events import PrisonerReleased
+from adjudicator.dynastic.events import PrisonerReleased
 from adjudicator.rulesets.base import TurnContext
+from adjudicator.rulesets.blood_royale.board import board
 from adjudicator.rulesets.blood_royale.counters import counter_number
 from adjudicator.rulesets.blood_royale.events import CampaignWon, CashedIn, WealthRow
 from adjudicator.rulesets.blood_royale.tables import br_rules
@@ -41,7 +42,7 @@ def is_last_turn(state: GameState, year: int) -> bool:
 
 def goods_in_capital(state: GameState, house: str) -> dict[str, int]:
     capital = state.houses[house].capital
-    tally = Tally(c.good for c in state.counters if c.owner == house and c.province == capital)
+    tally = Tally(c.good for c in board(state).counters if c.owner == house and c.province == capital)
     return dict(sorted(tally.items()))
 
 
@@ -56,11 +57,11 @@ def cash_in(ctx: TurnContext, turn: BRTurn, final: bool) -> None:
         capital = state.houses[house].capital
         spent: set[str] = set()
         for good, count in best.used.items():
-            here = sorted((c for c in state.counters
+            here = sorted((c for c in board(state).counters
                            if c.owner == house and c.province == capital and c.good == good),
                           key=counter_number)
             spent.update(c.id for c in here[:count])
-        state.counters = [c for c in state.counters if c.id not in spent]
+        board(state).counters = [c for c in board(state).counters if c.id not in spent]
         state.houses[house].treasury += best.value
         turn.ledger(house).cash_in += best.value
         ctx.emit(CashedIn(phase=ctx.dice.phase, house=house, sets=best.sets, value=best.value,

@@ -25,6 +25,7 @@ from adjudicator.dice import Dice
 from adjudicator.dynastic.people import dynasty_rules, name_list, slugify
 from adjudicator.dynastic.setup import HOUSE_KEYS, build_state
 from adjudicator.errors import SetupError
+from adjudicator.rulesets.blood_royale.board import board
 from adjudicator.rulesets.blood_royale.tables import br_rules
 from adjudicator.rulesets.blood_royale.world import (
     br_data,
@@ -160,21 +161,21 @@ def build_blood_royale_state(spec: Mapping[str, Any], rules: Mapping[str, Any],
         full["end_year"] = br_rules(rules).economy.end_year
     state = build_state(full, rules, RULESET_ID, dice)
     for province in provinces_from_world(world):
-        state.provinces[province.id] = province
+        board(state).provinces[province.id] = province
     homes = br_data(state).homes
     for house in state.houses.values():
         kingdom = kingdom_by_letter(world, house.letter)
         assert kingdom is not None
         homes[house.id] = str(kingdom["id"])
-        if house.capital not in state.provinces:
+        if house.capital not in board(state).provinces:
             raise SetupError(f"house {house.id!r}: its capital {house.capital!r} is not on the map")
-    for province in state.provinces.values():
+    for province in board(state).provinces.values():
         if province.kind == "land" and province.kingdom is not None:
             province.controller = next(
                 (h for h, k in sorted(homes.items()) if k == province.kingdom), None)
     for unit in state.units.values():
         if unit.province is None:
             unit.province = state.houses[unit.house].capital
-        if unit.province not in state.provinces:
+        if unit.province not in board(state).provinces:
             raise SetupError(f"unit {unit.id}: no province {unit.province!r} on the map")
     return state

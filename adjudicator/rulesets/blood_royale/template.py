@@ -16,6 +16,7 @@ from adjudicator.dynastic.lookup import label
 from adjudicator.dynastic.template import dynasty_template
 from adjudicator.rulesets.base import Gettext, same
 from adjudicator.rulesets.blood_royale.battle_orders import standing_order_lines
+from adjudicator.rulesets.blood_royale.board import board
 from adjudicator.rulesets.blood_royale.forces import army_pool
 from adjudicator.rulesets.blood_royale.scoring import goods_in_capital, is_cash_in_year
 from adjudicator.rulesets.blood_royale.tables import br_rules
@@ -86,7 +87,7 @@ def unit_lines(state: GameState, house: str, rules: Mapping[str, Any],
     mine = sorted((u for u in state.units.values()
                    if u.house == house or unit_side(state, u) == house), key=lambda u: u.id)
     for unit in mine:
-        where = state.provinces.get(unit.province or "")
+        where = board(state).provinces.get(unit.province or "")
         commanders = ", ".join(label(state.persons[p]) for p in unit.commanders) or _("none")
         lent = (_(", serving %(house)s") % {"house": serving[unit.id]}
                 if unit.id in serving else "")
@@ -120,13 +121,13 @@ def unit_lines(state: GameState, house: str, rules: Mapping[str, Any],
 def counter_lines(state: GameState, house: str, rules: Mapping[str, Any],
                   _: Gettext = same) -> list[str]:
     capital = state.houses[house].capital
-    away = [c for c in state.counters if c.owner == house and c.province != capital]
+    away = [c for c in board(state).counters if c.owner == house and c.province != capital]
     out = ["", "# " + _("Resource counters go home by themselves (%(moves)s provinces a "
                         "round); carry <counter> to <province> ... sets another route.")
            % {"moves": br_rules(rules).movement.counter_moves}]
     for counter in away:
         out.append("#   " + _("%(counter)s in %(province)s")
-                   % {"counter": counter.id, "province": state.provinces[counter.province].name})
+                   % {"counter": counter.id, "province": board(state).provinces[counter.province].name})
     goods = goods_in_capital(state, house)
     best = best_cash_in(goods, rules)
     shown = ", ".join(f"{g} {n}" for g, n in goods.items()) or _("none")

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from adjudicator.errors import RulesDataError
+from adjudicator.rulesets.blood_royale.board import Province, board
 from adjudicator.rulesets.blood_royale.standing import Standing
-from adjudicator.state import GameState, Province, RulesetData, Unit
+from adjudicator.state import GameState, RulesetData, Unit
 
 LAND = "land"
 SEA = "sea"
@@ -103,12 +104,12 @@ def is_home(state: GameState, house: str, province: Province) -> bool:
 def home_provinces(state: GameState, house: str) -> list[Province]:
     """The land provinces of the house's home kingdom, in map order."""
     kingdom = home_kingdom(state, house)
-    return [p for p in state.provinces.values() if p.kind == LAND and p.kingdom == kingdom]
+    return [p for p in board(state).provinces.values() if p.kind == LAND and p.kingdom == kingdom]
 
 
 def controlled(state: GameState, house: str) -> list[Province]:
     """The land provinces the house controls (B3), in map order."""
-    return [p for p in state.provinces.values() if p.kind == LAND and p.controller == house]
+    return [p for p in board(state).provinces.values() if p.kind == LAND and p.controller == house]
 
 
 def productive(province: Province) -> bool:
@@ -189,16 +190,17 @@ def sides_in(state: GameState, province: str) -> dict[str, list[Unit]]:
 
 
 def is_coastal(state: GameState, province: Province) -> bool:
-    return province.kind == LAND and any(
-        state.provinces[n].kind == SEA for n in province.neighbours)
+    provinces = board(state).provinces
+    return province.kind == LAND and any(provinces[n].kind == SEA for n in province.neighbours)
 
 
 def find_province(state: GameState, token: str) -> Province | None:
     """A province by id or by name, case-insensitively; names may use hyphens for spaces."""
-    if token in state.provinces:
-        return state.provinces[token]
+    provinces = board(state).provinces
+    if token in provinces:
+        return provinces[token]
     wanted = _norm(token)
-    for province in state.provinces.values():
+    for province in provinces.values():
         if _norm(province.id) == wanted or _norm(province.name) == wanted:
             return province
     return None
@@ -217,12 +219,13 @@ def shortest_path(state: GameState, start: str, goal: str,
     """
     if start == goal:
         return []
+    provinces = board(state).provinces
     parent: dict[str, str] = {start: start}
     queue = deque([start])
     while queue:
         here = queue.popleft()
-        for nxt in state.provinces[here].neighbours:
-            if nxt in parent or not can_enter(state.provinces[nxt]):
+        for nxt in provinces[here].neighbours:
+            if nxt in parent or not can_enter(provinces[nxt]):
                 continue
             parent[nxt] = here
             if nxt == goal:

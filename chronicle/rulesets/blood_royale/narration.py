@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from markupsafe import Markup
 
 from adjudicator.rulesets.blood_royale.battle import BattleFought
@@ -35,9 +37,11 @@ from adjudicator.rulesets.blood_royale.events import (
     UpkeepPaid,
     WealthRow,
 )
+from chronicle.i18n.grammar import in_sentence
 from chronicle.narration.common import directive
 from chronicle.narration.narrator import (
     N_,
+    ROOT,
     LedgerEntry,
     Narrator,
     Payload,
@@ -47,7 +51,36 @@ from chronicle.narration.narrator import (
     ledger_column,
     says,
     told_elsewhere,
+    unmarked,
 )
+
+
+def where(n: Narrator, province: Any) -> str:
+    """A province's name in a sentence (ids are what events record), with the
+    article it takes there ("La famine frappa la Normandie")."""
+    name = n.glossary.provinces.get(str(province), str(province or ""))
+    article = n.glossary.articles.get(str(province))
+    return name if article is None else in_sentence(article, name)
+
+
+def some(n: Narrator, good: Any) -> str:
+    """A good with the article a sentence needs ("des vivres", "de l’or" in French;
+    the bare word in English), from the catalogue's ``partitive`` context."""
+    text = n.p_("partitive", str(good))
+    return text if text != str(good) else n.good(good)
+
+
+def battle_link(n: Narrator, battle_id: Any, province: Any) -> Markup:
+    """A battle's title, linked to its page when the glossary knows it."""
+    known = n.glossary.battles.get(str(battle_id))
+    if known is None:
+        # Titled as the battle's page is (``battle_title``): by the province's name.
+        name = n.glossary.provinces.get(str(province), str(province or ""))
+        return n.fmt("Battle of %(province)s", province=name)
+    slug, title = known
+    return Markup('<a href="%sbattles/%s/index.html">%s</a>') % (Markup(ROOT), slug,
+                                                                  unmarked(title))
+
 
 # The wealth rows are the wealth page's table; a counter's move is
 # bookkeeping the next events make plain; the event die is on the dice
@@ -75,7 +108,7 @@ def kingdom_order(n: Narrator, pl: Payload) -> Markup:
 @says(BattleFought)
 def battle(n: Narrator, pl: Payload) -> Markup:
     sides = n.joined(n.house(s.get("house")) for s in pl.get("sides", []))
-    title = n.battle(pl.get("id"), pl.get("province"))
+    title = battle_link(n, pl.get("id"), pl.get("province"))
     winner = pl.get("winner")
     if winner:
         return n.fmt("%(battle)s between %(sides)s: %(winner)s prevailed.",
@@ -94,16 +127,16 @@ def cash_in(n: Narrator, pl: Payload) -> Markup:
 @says(RevoltBroke)
 def revolt(n: Narrator, pl: Payload) -> Markup:
     return n.fmt("%(province)s rose in revolt against %(house)s.",
-                 province=n.where(pl.get("province")), house=n.house(pl["house"]))
+                 province=where(n, pl.get("province")), house=n.house(pl["house"]))
 
 
 @says(RevoltEnded)
 def revolt_ended(n: Narrator, pl: Payload) -> Markup:
-    return n.fmt("The revolt in %(province)s is over.", province=n.where(pl.get("province")))
+    return n.fmt("The revolt in %(province)s is over.", province=where(n, pl.get("province")))
 
 
 def plague(n: Narrator, pl: Payload) -> Markup:
-    return n.fmt("Plague struck %(province)s.", province=n.where(pl.get("province")))
+    return n.fmt("Plague struck %(province)s.", province=where(n, pl.get("province")))
 
 
 says(PlagueStruck)(plague)
@@ -111,30 +144,30 @@ says(PlagueStruck)(plague)
 
 @says(FamineStruck)
 def famine(n: Narrator, pl: Payload) -> Markup:
-    return n.fmt("Famine struck %(province)s.", province=n.where(pl.get("province")))
+    return n.fmt("Famine struck %(province)s.", province=where(n, pl.get("province")))
 
 
 @says(FamineLifted)
 def famine_lifted(n: Narrator, pl: Payload) -> Markup:
-    return n.fmt("The famine in %(province)s is over.", province=n.where(pl.get("province")))
+    return n.fmt("The famine in %(province)s is over.", province=where(n, pl.get("province")))
 
 
 @says(FleetLost)
 def fleet_lost(n: Narrator, pl: Payload) -> Markup:
     return n.fmt("A fleet of %(house)s sank in a storm off %(province)s.",
-                 house=n.house(pl["house"]), province=n.where(pl.get("province")))
+                 house=n.house(pl["house"]), province=where(n, pl.get("province")))
 
 
 @says(ControlChanged)
 def control(n: Narrator, pl: Payload) -> Markup:
     return n.fmt("%(house)s took control of %(province)s.",
-                 house=n.house(pl["controller"]), province=n.where(pl.get("province")))
+                 house=n.house(pl["controller"]), province=where(n, pl.get("province")))
 
 
 @directive("control")
 def control_ruled(n: Narrator, pl: Payload) -> Markup:
     return n.fmt("By the arbiter's ruling, %(province)s passes under the control of %(house)s.",
-                 province=n.where(pl.get("province")), house=n.house(pl["house"]))
+                 province=where(n, pl.get("province")), house=n.house(pl["house"]))
 
 
 @says(CampaignWon)
@@ -183,22 +216,22 @@ def intervention(n: Narrator, pl: Payload) -> Markup:
 @says(ResourceAppeared)
 def resource(n: Narrator, pl: Payload) -> Markup:
     return n.fmt("New %(good)s appeared in %(province)s for %(house)s.",
-                 good=n.some(pl.get("good")), province=n.where(pl.get("province")),
+                 good=some(n, pl.get("good")), province=where(n, pl.get("province")),
                  house=n.house(pl["house"]))
 
 
 @says(CounterGiven)
 def counter_given(n: Narrator, pl: Payload) -> Markup:
     return n.fmt("%(house)s gave %(good)s in %(province)s to %(other)s.",
-                 house=n.house(pl["house"]), good=n.some(pl.get("good")),
-                 province=n.where(pl.get("province")), other=n.house(pl["to"]))
+                 house=n.house(pl["house"]), good=some(n, pl.get("good")),
+                 province=where(n, pl.get("province")), other=n.house(pl["to"]))
 
 
 @says(CounterSeized)
 def counter_seized(n: Narrator, pl: Payload) -> Markup:
     return n.fmt("%(house)s seized the %(good)s of %(other)s in %(province)s.",
-                 house=n.house(pl["house"]), good=n.some(pl.get("good")),
-                 other=n.house(pl["previous"]), province=n.where(pl.get("province")))
+                 house=n.house(pl["house"]), good=some(n, pl.get("good")),
+                 other=n.house(pl["previous"]), province=where(n, pl.get("province")))
 
 
 @says(CrownsPaid)
@@ -234,7 +267,7 @@ def raised(n: Narrator, pl: Payload) -> Markup:
                    "%(cost)s crowns.",
                    "%(house)s raised %(num)s armies in %(province)s (unit %(unit)s) for "
                    "%(cost)s crowns.", int(pl.get("armies", 0)),
-                   house=n.house(pl["house"]), province=n.where(pl.get("province")),
+                   house=n.house(pl["house"]), province=where(n, pl.get("province")),
                    unit=str(pl.get("unit", "")), cost=int(pl.get("cost", 0)))
 
 
@@ -255,10 +288,10 @@ def units_merged(n: Narrator, pl: Payload) -> Markup:
 @says(UnitMoved)
 def unit_moved(n: Narrator, pl: Payload) -> Markup | None:
     """A unit that did not leave its province is not news."""
-    path = [n.where(p) for p in pl.get("path") or []]
+    path = [where(n, p) for p in pl.get("path") or []]
     if not path:
         return None
-    start = n.where(pl["start"]) if pl.get("start") else path[0]
+    start = where(n, pl["start"]) if pl.get("start") else path[0]
     return n.fmt("Unit %(unit)s of %(house)s marched from %(start)s to %(end)s.",
                  unit=str(pl.get("unit", "")), house=n.house(pl.get("owner")),
                  start=start, end=path[-1])
@@ -283,7 +316,7 @@ def battle_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
     if not sides:
         return []
     side = sides[0]
-    title = n.battle(pl.get("id"), pl.get("province"))
+    title = battle_link(n, pl.get("id"), pl.get("province"))
     lost = n.n_fmt("your side lost %(num)s army of %(before)s",
                    "your side lost %(num)s armies of %(before)s", int(side.get("losses", 0)),
                    before=int(side.get("armies_before", 0)))
@@ -302,7 +335,7 @@ def plague_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
     owners = pl.get("owners") or {}
     mine = {str(u): int(lost) for u, lost in sorted((pl.get("losses") or {}).items())
             if owners.get(u) == reader.house and int(lost)}
-    province = n.where(pl.get("province"))
+    province = where(n, pl.get("province"))
     if mine:
         units = ", ".join(f"{u} {lost}" for u, lost in mine.items())
         return [n.n_fmt("Plague struck %(province)s: you lost %(num)s army (%(units)s).",
@@ -327,7 +360,7 @@ def paid_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
 
 @for_house(CounterGiven)
 def given_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
-    good, province = n.some(pl.get("good")), n.where(pl.get("province"))
+    good, province = some(n, pl.get("good")), where(n, pl.get("province"))
     if pl.get("house") == reader.house:
         return [n.fmt("You gave %(good)s in %(province)s to %(other)s.", good=good,
                       province=province, other=n.house(pl["to"]))]
@@ -361,7 +394,7 @@ def exchange_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]
 def revolt_ended_for_house(n: Narrator, pl: Payload, reader: Reader) -> list[Markup]:
     if pl.get("house") != reader.house:
         return []
-    province = n.where(pl.get("province"))
+    province = where(n, pl.get("province"))
     if pl.get("cause") == "paid":
         return [n.fmt("You bought off the revolt in %(province)s for %(price)s crowns.",
                       province=province, price=int(pl.get("price", 0)))]
@@ -412,14 +445,14 @@ def returned_entry(n: Narrator, pl: Payload) -> list[LedgerEntry]:
 def resource_entry(n: Narrator, pl: Payload) -> list[LedgerEntry]:
     return [LedgerEntry(str(pl["house"]), "goods", note=n.fmt(
         "%(good)s in %(province)s", good=n.good(pl.get("good")),
-        province=n.where(pl.get("province"))))]
+        province=where(n, pl.get("province"))))]
 
 
 @ledger(CounterGiven)
 def given_entry(n: Narrator, pl: Payload) -> list[LedgerEntry]:
     return [LedgerEntry(str(pl["house"]), "given", note=n.fmt(
         "%(good)s in %(province)s to %(other)s", good=n.good(pl.get("good")),
-        province=n.where(pl.get("province")), other=n.house(pl["to"])))]
+        province=where(n, pl.get("province")), other=n.house(pl["to"])))]
 
 
 @ledger(CrownsPaid)

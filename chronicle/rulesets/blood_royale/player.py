@@ -38,6 +38,7 @@ from typing import Any
 
 from adjudicator.orders import parse_orders
 from adjudicator.rulesets.blood_royale.battle import battle_rules
+from adjudicator.rulesets.blood_royale.board import Province, board
 from adjudicator.rulesets.blood_royale.economy import upkeep_due
 from adjudicator.rulesets.blood_royale.forces import army_pool, next_unit_id
 from adjudicator.rulesets.blood_royale.ruleset import BLOOD_ROYALE_GRAMMAR
@@ -56,7 +57,7 @@ from adjudicator.rulesets.blood_royale.world import (
     sides_in,
     unit_side,
 )
-from adjudicator.state import GameState, Province, Unit
+from adjudicator.state import GameState, Unit
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ class Planner:
         found = shortest_path(state, start, goal, can_enter)
         limit = self.typed.movement.moves * self.typed.movement.rounds
         route = (found or [])[:limit]
-        while route and state.provinces[route[-1]].kind == SEA:
+        while route and board(state).provinces[route[-1]].kind == SEA:
             route.pop()
         return route or None
 
@@ -215,8 +216,8 @@ class Planner:
         state = self.state
 
         def on_land(pid: str) -> bool:
-            return any(state.provinces[n].kind == LAND or n in self.lanes
-                       for n in state.provinces[pid].neighbours)
+            return any(board(state).provinces[n].kind == LAND or n in self.lanes
+                       for n in board(state).provinces[pid].neighbours)
 
         if not self.capital or on_land(self.capital):
             return self.capital
@@ -252,8 +253,8 @@ class Planner:
         state = self.state
         basic = self.typed.basic_goods
         houses = sorted(h.id for h in state.active_houses())
-        owned = {h: Tally(c.good for c in state.counters if c.owner == h) for h in houses}
-        stores = {h: sorted((c for c in state.counters if c.owner == h
+        owned = {h: Tally(c.good for c in board(state).counters if c.owner == h) for h in houses}
+        stores = {h: sorted((c for c in board(state).counters if c.owner == h
                              and c.province == state.houses[h].capital), key=lambda c: c.id)
                   for h in houses}
         purse = {h: state.houses[h].treasury for h in houses}
@@ -347,7 +348,7 @@ class Planner:
         if not self.capital:
             return []
         origins = [p.id for p in controlled(state, self.house) if p.resource]
-        origins += [c.province for c in state.counters if c.owner == self.house]
+        origins += [c.province for c in board(state).counters if c.owner == self.house]
         origins += [state.houses[d.giver].capital or "" for d in deals if d.taker == self.house]
 
         def passable(p: Province) -> bool:
@@ -359,7 +360,7 @@ class Planner:
                 continue
             route = shortest_path(state, origin, self.capital,
                                   lambda p: p.kind == SEA or passable(p))
-            lanes += [pid for pid in route or [] if state.provinces[pid].kind == SEA
+            lanes += [pid for pid in route or [] if board(state).provinces[pid].kind == SEA
                       and pid not in lanes]
         return lanes[:MAX_LANES]
 
@@ -376,7 +377,7 @@ class Planner:
         naval = sorted((u for u in state.units.values() if self.typed.is_naval(u.type)),
                        key=lambda u: u.id)
         for unit in naval:
-            if unit.house != self.house and state.provinces[unit.province or ""].kind == SEA:
+            if unit.house != self.house and board(state).provinces[unit.province or ""].kind == SEA:
                 self.lines.append(f"avoid {unit.id}")
         ours = [u for u in naval if u.house == self.house and unit_side(state, u) == self.house]
         manned = {u.province for u in ours}
@@ -422,8 +423,8 @@ class Planner:
         ours = {p.id for p in controlled(state, self.house)}
         scored: dict[str, tuple[int, Province]] = {}
         for pid in sorted(ours) + self.lanes:
-            for nid in state.provinces[pid].neighbours:
-                province = state.provinces[nid]
+            for nid in board(state).provinces[pid].neighbours:
+                province = board(state).provinces[nid]
                 if province.kind != LAND or province.controller == self.house:
                     continue
                 if province.controller in self.friends:
@@ -433,7 +434,7 @@ class Planner:
                     score = defence * 3 - (4 if province.resource else 0)
                     scored.setdefault(nid, (score + self.rng.randint(0, 2), province))
                 for cid in [nid, *province.neighbours]:
-                    capital = state.provinces[cid]
+                    capital = board(state).provinces[cid]
                     if (not capital.capital or capital.controller in (None, self.house)
                             or capital.controller in self.friends or cid in scored):
                         continue
@@ -452,7 +453,7 @@ class Planner:
         units = self.my_units()
         in_capital = [u for u in units if u.province == self.capital]
         field = [u for u in units if u.province != self.capital]
-        threat = sum(self.enemy_armies(n) for n in state.provinces[self.capital].neighbours) \
+        threat = sum(self.enemy_armies(n) for n in board(state).provinces[self.capital].neighbours) \
             if self.capital else 0
         moved: set[str] = set()
         if not in_capital and field:

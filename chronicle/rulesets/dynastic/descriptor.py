@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from chronicle.campaign.resources import ruleset_table
-from chronicle.rulesets.base import Calendar, Descriptor, Gettext, Years
+from chronicle.rulesets.base import (
+    Calendar,
+    DeathCause,
+    Descriptor,
+    Gettext,
+    LifeNotes,
+    Years,
+)
 from chronicle.turn.escape import md_escape
 
 if TYPE_CHECKING:
     from adjudicator.dice import Roll
     from adjudicator.state import GameState
+    from chronicle.store.file import StoredEvent
 
 #: The content pack of Part A that every dynastic ruleset loads (``content/rulesets/dynastic/``).
 PACK = "dynastic"
@@ -22,7 +30,6 @@ class DynasticDescriptor(Descriptor):
 
     calendar: ClassVar[Calendar] = Years()
     site = "chronicle.rulesets.dynastic.site:PLUGIN"
-    simulates = True
     #: The common events and Part A's are told by the dynastic sentences.
     sentences: ClassVar[Mapping[str, str]] = {
         "adjudicator.events": "chronicle.rulesets.dynastic.narration",
@@ -40,6 +47,92 @@ class DynasticDescriptor(Descriptor):
     def report_sections(self, state: GameState, house: str,
                         gettext: Gettext = str) -> list[str]:
         return ["", gettext("## Your family"), *family_lines(state, house, gettext)]
+
+    # -- what generic code asks of a dynastic ruleset -----------------------------------
+    #: A campaign's units (A8) and the crowns it is won with (B8; built by Part A's setup).
+    campaign_fields: ClassVar[Mapping[str, type]] = {"target": int, "unit": list}
+    #: The built-in players' moods: how many children they try for, when they
+    #: marry, whether they keep prisoners (and, in a war, money against war).
+    personalities: ClassVar[tuple[str, ...]] = ("cautious", "ambitious", "mercantile")
+    #: The kinds of the engine's names the catalogue translates, with its context:
+    #: the unit types (``unit-types.toml``), named in the reasons of A8's orders.
+    name_contexts: ClassVar[Mapping[str, str]] = {"unit-type": "unit type"}
+    #: Part A's causes of death (A5.3, A5.4, A9 and the arbiter's ``kill``).
+    death_causes: ClassVar[Mapping[str, DeathCause]] = {
+        "natural": DeathCause("natural causes", "natural causes"),
+        "childbirth": DeathCause("in childbirth", "childbirth"),
+        "epidemic": DeathCause("the epidemic", "epidemic"),
+        "executed": DeathCause("executed", "executed"),
+    }
+
+    def store_tables(self, state: GameState,
+                     rules: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+        import json
+
+        from adjudicator.dynastic.command import unit_command_value
+        from chronicle.store.file import UNIT_FIELDS, values
+
+        return {"units": [{**values(u, UNIT_FIELDS), "commanders": json.dumps(list(u.commanders)),
+                           "command_value": unit_command_value(state, u, rules)}
+                          for u in state.units.values()]}
+
+    def export_records(self, state: GameState, rules: Mapping[str, Any]) -> dict[str, Any]:
+        from adjudicator.dynastic.command import unit_command_value
+        from chronicle.store.file import UNIT_FIELDS, values
+
+        return {"units": [{**values(u, UNIT_FIELDS), "commanders": list(u.commanders),
+                           "command_value": unit_command_value(state, u, rules)}
+                          for u in sorted(state.units.values(), key=lambda u: u.id)]}
+
+    def export_campaign(self, state: GameState, finished: bool) -> dict[str, Any]:
+        """The epidemic threshold (A5.4), a secret until the campaign is over."""
+        if finished and state.epidemic_threshold is not None:
+            return {"epidemic_threshold": state.epidemic_threshold}
+        return {}
+
+    def name_lists(self, spec: Mapping[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+        """A1: the minor nobility's names, then each house's own lists (the pack's
+        houses first, then those ``campaign.toml`` gives its own)."""
+        houses = [*self.pack_houses(rules), *spec.get("house", [])]
+        return name_lists([h for h in houses if isinstance(h, dict) and "id" in h])
+
+    def pack_houses(self, rules: Mapping[str, Any]) -> list[Any]:
+        """The houses the content pack declares (entries of its tables), if any."""
+        return []
+
+    def life_notes(self, events: Iterable[StoredEvent]) -> LifeNotes:
+        """The arbiter's words for a death (``kill ... cause``), and the numbers
+        given up by renunciations (A3)."""
+        import json
+
+        from adjudicator.dynastic.events import Death, Renunciation
+
+        details: dict[str, str] = {}
+        renounced: dict[tuple[str, str], tuple[str, int]] = {}
+        for e in events:
+            if not e.public or e.kind not in (Death.kind, Renunciation.kind):
+                continue
+            payload = json.loads(e.payload)
+            if e.kind == Death.kind:
+                details[str(payload.get("person"))] = str(payload.get("detail") or "")
+            else:
+                renounced[(str(payload.get("person")), str(payload.get("dynasty")))] = (
+                    str(payload.get("ref") or ""), e.turn)
+        return LifeNotes(death_details=details, renunciations=renounced)
+
+
+def name_lists(houses: list[dict[str, Any]]) -> dict[str, Any]:
+    """The rules' ``names``: the minor nobility's (``minor-nobility.toml``) and the
+    lists of the houses that give their own."""
+    minor = ruleset_table("dynastic", "minor-nobility.toml")
+    names: dict[str, Any] = {
+        "minor-nobility": {"male": minor.get("minor_nobility_male_names", []),
+                           "female": minor.get("minor_nobility_female_names", [])}}
+    for house in houses:
+        if house.get("male_names") or house.get("female_names"):
+            names[house["id"]] = {"male": list(house.get("male_names", [])),
+                                  "female": list(house.get("female_names", []))}
+    return names
 
 
 def person_label(state: GameState, pid: str | None) -> str:

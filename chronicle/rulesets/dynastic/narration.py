@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from adjudicator.events import (
+from adjudicator.dynastic.events import (
     Assignment,
     Birth,
     BirthAttempts,

@@ -16,8 +16,10 @@ from adjudicator.dynastic.births import couple_house, eligible_couples
 from adjudicator.dynastic.command import faction_units, has_room, must_command
 from adjudicator.dynastic.people import dynasty_rules
 from adjudicator.state import GameState, Person, Sex
+from chronicle.rulesets.dynastic.descriptor import DynasticDescriptor
 
-PERSONALITIES = ("cautious", "ambitious", "mercantile")
+#: The built-in players' personalities, as the descriptor lists them.
+PERSONALITIES = DynasticDescriptor.personalities
 
 
 def name_of(person: Person) -> str:

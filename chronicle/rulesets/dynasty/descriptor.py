@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from chronicle.rulesets.base import RunStatistics
 from chronicle.rulesets.dynastic.descriptor import DynasticDescriptor
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ class DynastyDescriptor(DynasticDescriptor):
         return "Three Crowns: a dynastic chronicle"
 
     def local_names(self, spec: Mapping[str, Any], language: str) -> LocalNames:
+        from adjudicator.messages import HOUSE
         from chronicle.i18n.localnames import NO_NAMES, LocalNames
 
         if language != "fr":
@@ -63,14 +65,22 @@ class DynastyDescriptor(DynasticDescriptor):
         english = {hid: name for hid, _letter, name, _king, _queen in EXAMPLE_HOUSES}
         kept = {str(h.get("id")) for h in spec.get("house", [])
                 if isinstance(h, dict) and h.get("name") == english.get(str(h.get("id")))}
-        return LocalNames(houses={hid: name for hid, name in EXAMPLE_NAMES_FR.items()
-                                  if hid in kept})
+        return LocalNames(by_kind={HOUSE: {hid: name for hid, name in EXAMPLE_NAMES_FR.items()
+                                           if hid in kept}},
+                          catalogued=self.name_contexts)
 
     def orders(self, state: GameState, house: str, rules: Mapping[str, Any],
                personality: str, rng_seed: str) -> str:
         from chronicle.rulesets.dynastic.player import dynasty_order_file
 
         return dynasty_order_file(state, house, rules, personality, rng_seed)
+
+    def statistics(self) -> RunStatistics | None:
+        """A war game's figures, as ``chronicle simulate`` has always reported them for
+        a dynasty campaign too: its war is fought elsewhere, so the war's are zeros."""
+        from chronicle.rulesets.blood_royale.statistics import WarGameStatistics
+
+        return WarGameStatistics()
 
 
 DESCRIPTOR = DynastyDescriptor()

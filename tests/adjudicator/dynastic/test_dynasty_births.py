@@ -22,8 +22,8 @@ from dynasty_helpers import (
 
 from adjudicator.dice import SeededDice
 from adjudicator.dynastic.births import couple_house, eligible_couples, run_births
+from adjudicator.dynastic.events import Birth, BirthAttempts
 from adjudicator.dynastic.people import roll_characteristics
-from adjudicator.events import Birth, BirthAttempts
 from adjudicator.state import Marriage
 
 BOY = (1, 1, 3, 4, 3, 4)

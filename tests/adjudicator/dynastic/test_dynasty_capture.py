@@ -18,8 +18,7 @@ from dynasty_helpers import (
 
 from adjudicator.dice import SeededDice
 from adjudicator.dynastic.capture import capture_commanders, run_prisoners
-from adjudicator.dynastic.phase import run_arbiter
-from adjudicator.events import (
+from adjudicator.dynastic.events import (
     Assignment,
     Capture,
     CaptureEscaped,
@@ -27,6 +26,7 @@ from adjudicator.events import (
     PrisonerKept,
     PrisonerReleased,
 )
+from adjudicator.dynastic.phase import run_arbiter
 
 
 def _spec() -> dict[str, object]:

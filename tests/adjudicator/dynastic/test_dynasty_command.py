@@ -15,7 +15,8 @@ from dynasty_helpers import (
 )
 
 from adjudicator.dynastic.command import run_assignments, unit_command_value
-from adjudicator.events import Assignment, Notice
+from adjudicator.dynastic.events import Assignment
+from adjudicator.events import Notice
 from adjudicator.state import GameState
 
 

@@ -16,10 +16,11 @@ from dynasty_helpers import (
 )
 
 from adjudicator.dice import SeededDice
+from adjudicator.dynastic.events import MinorNobleCreated, Renunciation, Wedding, WidowReturns
 from adjudicator.dynastic.marriage import run_marriages
 from adjudicator.dynastic.people import kill
 from adjudicator.dynastic.phase import run_widows
-from adjudicator.events import MinorNobleCreated, Notice, Renunciation, Wedding, WidowReturns
+from adjudicator.events import Notice
 
 
 def _courts_spec() -> dict[str, object]:

@@ -14,10 +14,10 @@ from dynasty_helpers import (
 )
 
 from adjudicator.dice import SeededDice
+from adjudicator.dynastic.events import Death, Extinction, Succession, UnitsDisbanded
 from adjudicator.dynastic.marriage import can_marry
 from adjudicator.dynastic.people import kill
 from adjudicator.dynastic.succession import settle_successions
-from adjudicator.events import Death, Extinction, Succession, UnitsDisbanded
 
 
 def _heiress_spec() -> dict[str, object]:

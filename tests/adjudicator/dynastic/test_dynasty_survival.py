@@ -14,8 +14,8 @@ from dynasty_helpers import (
 )
 
 from adjudicator.dice import SeededDice
+from adjudicator.dynastic.events import Death, Epidemic
 from adjudicator.dynastic.survival import run_epidemic, run_survival, survival_roll
-from adjudicator.events import Death, Epidemic
 from adjudicator.rulesets.base import TurnContext
 
 # A5.3: (lowest age of the band, roll needed on 2d6 + Constitution)

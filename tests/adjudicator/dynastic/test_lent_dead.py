@@ -30,9 +30,9 @@ from dynasty_helpers import (
 )
 
 from adjudicator.dynastic.births import run_births
+from adjudicator.dynastic.events import Birth
 from adjudicator.dynastic.names import name_key
 from adjudicator.dynastic.people import new_person_id
-from adjudicator.events import Birth
 from adjudicator.state import GameState, LentDead, Person, Sex
 from chronicle.campaign.folder import load_campaign
 from chronicle.errors import StoreError

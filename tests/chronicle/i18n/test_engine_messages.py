@@ -96,8 +96,10 @@ def test_french_names_contractions_and_nested_messages() -> None:
     """The values that are names are shown in the reader's language: houses and
     provinces by the pack's ``name_fr``, unit types by the catalogue; "en" before a
     name with its own article becomes "dans le" (chronicle/i18n/grammar.py)."""
-    names = LocalNames(houses={"england": "la Maison Plantagenêt"},
-                       provinces={"strait": "Le Détroit de Gibraltar", "anjou": "Anjou"})
+    names = LocalNames(by_kind={"house": {"england": "la Maison Plantagenêt"},
+                                "province": {"strait": "Le Détroit de Gibraltar",
+                                             "anjou": "Anjou"}},
+                       catalogued={"unit-type": "unit type"})
     say = engine_words("fr", names)
     stopped = msg("units of %(houses)s stand in %(province)s",
                   houses=(Name("house", "england", "england"),),

@@ -38,6 +38,7 @@ from adjudicator.rulesets.blood_royale.battle_orders import (
     standing_order_lines,
     validate_battle_orders,
 )
+from adjudicator.rulesets.blood_royale.board import Counter, Province, board
 from adjudicator.rulesets.blood_royale.control import end_of_round
 from adjudicator.rulesets.blood_royale.standing import (
     HOUSE_WIDE,
@@ -48,7 +49,7 @@ from adjudicator.rulesets.blood_royale.standing import (
 )
 from adjudicator.rulesets.blood_royale.turnstate import br_turn
 from adjudicator.rulesets.blood_royale.world import br_data, declare_alliance, set_passage
-from adjudicator.state import Counter, GameState, House, Person, Province, Unit
+from adjudicator.state import GameState, House, Person, Unit
 
 CONTENT = REPO / "content/rulesets"
 
@@ -90,7 +91,7 @@ def make_state() -> GameState:
                                  ("germany", "G", None)):
         state.houses[hid] = House(id=hid, letter=letter, name=hid.title(), capital=capital)
     for pid, (kind, controller, neighbours) in MAP.items():
-        state.provinces[pid] = Province(
+        board(state).provinces[pid] = Province(
             id=pid, name=pid.title(), kind=kind, kingdom=None if kind == "sea" else controller,
             capital=pid in ("london", "paris"), neighbours=list(neighbours),
             controller=controller)
@@ -99,7 +100,7 @@ def make_state() -> GameState:
 
 def add_unit(state: GameState, uid: str, house: str, armies: int, province: str,
              *commanders: tuple[str, int]) -> Unit:
-    unit = Unit(id=uid, house=house, armies=armies, province=province)
+    unit = Unit(id=uid, house=house, type="army", armies=armies, province=province)
     state.units[uid] = unit
     for name, command in commanders:
         pid = name.lower()
@@ -313,7 +314,7 @@ def _empty_paris(armies: int, ctx_dice: Dice) -> tuple[GameState, TurnContext, C
     state = make_state()
     add_unit(state, "E-1", "england", armies, "paris")
     wine = Counter(id="wine-1", good="wine", owner="france", province="paris")
-    state.counters.append(wine)
+    board(state).counters.append(wine)
     return state, make_ctx(state, ctx_dice), wine
 
 
@@ -331,7 +332,7 @@ def test_b6_an_ungarrisoned_capital_fights_with_its_castle_and_holds() -> None:
     assert battle.sides[1].units == () and battle.sides[1].castle == 10
     assert battle.rounds[0]["france"].modifiers == {"outnumber": 1, "capital": 1}
     assert battle.destroyed == ("E-1",)
-    assert state.provinces["paris"].controller == "france" and wine.owner == "france"
+    assert board(state).provinces["paris"].controller == "france" and wine.owner == "france"
 
 
 def test_b6_a_castle_that_falls_gives_up_the_capital_and_its_goods() -> None:
@@ -344,7 +345,7 @@ def test_b6_a_castle_that_falls_gives_up_the_capital_and_its_goods() -> None:
     [battle] = battles(ctx)
     assert [r["france"].castle_after for r in battle.rounds] == [7, 4, 1, 0]
     assert battle.winner == "england" and state.units["E-1"].armies == 26
-    assert state.provinces["paris"].controller == "england" and wine.owner == "england"
+    assert board(state).provinces["paris"].controller == "england" and wine.owner == "england"
 
 
 def test_b6_a_unit_that_avoids_an_empty_capital_takes_nothing() -> None:
@@ -354,7 +355,7 @@ def test_b6_a_unit_that_avoids_an_empty_capital_takes_nothing() -> None:
     standing(ctx, "england", "avoid france")
     assert resolve_contacts(ctx, "paris", "england", 1) == []
     end_of_round(ctx, br_turn(ctx), 1)
-    assert state.provinces["paris"].controller == "france" and wine.owner == "france"
+    assert board(state).provinces["paris"].controller == "france" and wine.owner == "france"
 
 
 # -- alliances ------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from br_support import fresh_state, put, rules, sheet
 
 from adjudicator.dice import SeededDice
 from adjudicator.rulesets.blood_royale import BloodRoyaleRuleset
+from adjudicator.rulesets.blood_royale.board import board
 from adjudicator.rulesets.blood_royale.counters import new_counter
 from adjudicator.rulesets.blood_royale.orders import (
     AllyOrder,
@@ -89,7 +90,7 @@ def _exchange_turn(england: str, *france: str):
               "france": sheet("france", *(line.format(wine=wine) for line in france))}
     validate_blood_royale(state, orders, rules())
     result = BloodRoyaleRuleset(rules()).resolve(state, orders, SeededDice("exchange", 1))
-    owner = next(c.owner for c in result.state.counters if c.id == wine)
+    owner = next(c.owner for c in board(result.state).counters if c.id == wine)
     return result, wine, owner
 
 
@@ -140,7 +141,7 @@ def test_b7a_an_exchange_of_this_turn_s_goods_named_by_province():
     assert [r.text for r in result.rejections] == []
     [made] = [e for e in result.events if e.kind == "exchange"]
     [metal] = made.counters_given
-    assert next(c.owner for c in result.state.counters if c.id == metal) == "france"
+    assert next(c.owner for c in board(result.state).counters if c.id == metal) == "france"
 
 
 # -- alliances (B6) --------------------------------------------------------------------
@@ -161,7 +162,7 @@ def test_b6_allies_give_each_other_passage_and_never_fight_each_other():
     assert allied(result.state, "england", "france")
     assert passage_allowed(result.state, "england", "france")
     assert not [e for e in result.events if e.kind == "battle"]
-    assert result.state.provinces["kent"].controller == "england"
+    assert board(result.state).provinces["kent"].controller == "england"
     ended = game.resolve(result.state, {"france": sheet("france", "end alliance england")},
                          SeededDice("allies", 2))
     assert not allied(ended.state, "england", "france")

@@ -11,6 +11,7 @@ import pytest
 from br_support import bare, context, fresh_state, kinds, put, rules, sheet, turn_of
 
 from adjudicator.dice import SeededDice
+from adjudicator.rulesets.blood_royale.board import board
 from adjudicator.rulesets.blood_royale.control import end_revolts_by_garrison, snapshot_garrisons
 from adjudicator.rulesets.blood_royale.counters import new_counter
 from adjudicator.rulesets.blood_royale.diplomacy import run_trade
@@ -58,9 +59,9 @@ def test_b2_taxes_are_5_a_province_or_7_under_extraordinary_tax():
 def test_b5_provinces_in_revolt_or_famine_pay_no_tax():
     """B5: "A province in revolt pays no tax"; famine: "pays no tax ... at the next interphase"."""
     state = fresh_state()
-    state.provinces["york"].revolt = True
-    state.provinces["kent"].famine = True
-    state.provinces["flanders"].controller = "england"
+    board(state).provinces["york"].revolt = True
+    board(state).provinces["kent"].famine = True
+    board(state).provinces["flanders"].controller = "england"
     ctx = context(state)
     collect_taxes(ctx, turn_of(ctx))
     taxes = kinds(ctx, "taxes")[0]
@@ -74,23 +75,23 @@ def test_b2_a_counter_appears_in_each_controlled_resource_province_without_famin
     """B2.2.2: "one counter of its good appears in each controlled resource province
     without famine"; B5: a province in revolt "produces no resource"."""
     state = fresh_state()
-    state.provinces["york"].famine = True
-    state.provinces["cornwall"].revolt = True
-    state.provinces["flanders"].controller = "england"
+    board(state).provinces["york"].famine = True
+    board(state).provinces["cornwall"].revolt = True
+    board(state).provinces["flanders"].controller = "england"
     ctx = context(state)
     produce_resources(ctx)
-    english = sorted((c.good, c.province) for c in state.counters if c.owner == "england")
+    english = sorted((c.good, c.province) for c in board(state).counters if c.owner == "england")
     assert english == [("cloth", "east-anglia"), ("cloth", "flanders")]
-    assert all(c.id == f"{c.good}-{n}" for n, c in enumerate(state.counters, start=1))
+    assert all(c.id == f"{c.good}-{n}" for n, c in enumerate(board(state).counters, start=1))
 
 
 def test_b2_famine_counters_are_removed_after_resources():
     """B2.2.3: "Famine counters are removed" (after taxes and resources)."""
     state = fresh_state()
-    state.provinces["york"].famine = True
+    board(state).provinces["york"].famine = True
     ctx = context(state)
     lift_famines(ctx)
-    assert not state.provinces["york"].famine
+    assert not board(state).provinces["york"].famine
     assert [e.province for e in kinds(ctx, "famine-lifted")] == ["york"]
 
 
@@ -100,21 +101,21 @@ def test_b2_famine_counters_are_removed_after_resources():
 def test_b2_a_revolt_ends_for_15_crowns():
     """B2.2.4: "a house may end a revolt by paying 15 crowns"."""
     state = fresh_state()
-    state.provinces["york"].revolt = True
+    board(state).provinces["york"].revolt = True
     ctx = context(state, sheets={"england": sheet("england", "pay revolt York")})
     buy_off_revolts(ctx, turn_of(ctx))
-    assert not state.provinces["york"].revolt
+    assert not board(state).provinces["york"].revolt
     assert state.houses["england"].treasury == 85
 
 
 def test_b2_a_revolt_the_treasury_cannot_pay_is_refused():
     state = fresh_state()
-    state.provinces["york"].revolt = True
+    board(state).provinces["york"].revolt = True
     state.houses["england"].treasury = 10
     orders = sheet("england", "pay revolt york")
     ctx = context(state, sheets={"england": orders})
     buy_off_revolts(ctx, turn_of(ctx))
-    assert state.provinces["york"].revolt
+    assert board(state).provinces["york"].revolt
     assert orders.rejections[0].reason == \
         "ending the revolt costs 15 crowns and the treasury holds 10"
 
@@ -196,7 +197,7 @@ def test_b2_raising_is_limited_by_the_treasury():
 
 def test_b2_raising_only_at_home_in_a_controlled_province():
     state = fresh_state()
-    state.provinces["york"].controller = "france"
+    board(state).provinces["york"].controller = "france"
     assert refused(state, "england", "raise 2 in normandy", "raise 2 in york",
                    "raise 1 fleet in mercia", "raise 1 dragon in middlesex",
                    "raise 1 in middlesex as F-3", "raise 1 in middlesex as E-1") == [
@@ -230,7 +231,7 @@ def test_b5_unrest_rolls_each_province_with_its_modifiers():
     revolt. A result of 1 or less is a revolt. A province holding 4 or more armies
     never revolts." York is in revolt; Middlesex holds 5 armies and does not roll."""
     state = fresh_state()
-    state.provinces["york"].revolt = True
+    board(state).provinces["york"].revolt = True
     # event die 3, then northumbria leinster wales mercia east-anglia wessex kent cornwall
     ctx = context(state, faces=[3, 2, 1, 2, 2, 3, 6, 6, 6])
     assert roll_event_die(ctx, turn_of(ctx), "england", 1) == "unrest"
@@ -252,16 +253,16 @@ def test_b5_extraordinary_tax_worsens_unrest_by_2():
 def test_b5_unrest_revolts_one_province_in_six_without_modifiers():
     """B5: on 1d6 "a result of 1 or less is a revolt": 1/6 for a lone quiet province."""
     state = bare(fresh_state())
-    for province in state.provinces.values():
+    for province in board(state).provinces.values():
         if province.controller == "england" and province.id != "leinster":
             province.controller = "france"
     ctx = context(state, dice=SeededDice("unrest", 1))
     trials = 6000
     revolts = 0
     for _ in range(trials):
-        state.provinces["leinster"].revolt = False
+        board(state).provinces["leinster"].revolt = False
         HANDLERS["unrest"](ctx, turn_of(ctx), "england", 1)
-        revolts += state.provinces["leinster"].revolt
+        revolts += board(state).provinces["leinster"].revolt
     assert abs(revolts / trials - 1 / 6) < 0.015
 
 
@@ -292,7 +293,7 @@ def test_b5_plague_spares_fleets_and_dragons():
     put(state, "R-2", "targaryen", "dragonstone", 1, kind="dragon")
     put(state, "R-3", "targaryen", "dragonstone", 2, kind="fleet")
     court = [p for p in state.living() if p.court == "targaryen"]
-    home = [p.id for p in state.provinces.values()
+    home = [p.id for p in board(state).provinces.values()
             if p.kind == "land" and p.kingdom == "targaryen"]
     ctx = context(state, faces=[1, home.index("dragonstone") + 1] + [6, 6] * len(court),
                   world="westeros")
@@ -306,7 +307,7 @@ def test_b5_famine_lands_on_a_random_home_province():
     state = fresh_state()
     ctx = context(state, faces=[2, 2])
     roll_event_die(ctx, turn_of(ctx), "england", 1)
-    assert state.provinces["york"].famine
+    assert board(state).provinces["york"].famine
     assert [e.province for e in kinds(ctx, "event-die")] == ["york"]
 
 
@@ -327,7 +328,7 @@ def test_b5_good_harvest_adds_a_basic_good_in_a_controlled_resource_province():
     state = fresh_state()
     ctx = context(state, faces=[5, 3])
     roll_event_die(ctx, turn_of(ctx), "england", 1)
-    assert [(c.good, c.province, c.owner) for c in state.counters] == [
+    assert [(c.good, c.province, c.owner) for c in board(state).counters] == [
         ("metal", "cornwall", "england")]
 
 
@@ -335,7 +336,7 @@ def test_b5_four_armies_staying_a_whole_round_end_a_revolt():
     """B5: a revolt ends "when 4 or more of its armies stay there through a whole round"."""
     state = bare(fresh_state())
     for pid in ("york", "mercia", "kent"):
-        state.provinces[pid].revolt = True
+        board(state).provinces[pid].revolt = True
     put(state, "E-1", "england", "york", 4)
     put(state, "E-2", "england", "mercia", 3)
     ctx = context(state)
@@ -343,7 +344,7 @@ def test_b5_four_armies_staying_a_whole_round_end_a_revolt():
     snapshot_garrisons(ctx, turn)
     put(state, "E-3", "england", "kent", 6)
     end_revolts_by_garrison(ctx, turn)
-    assert [p for p in ("york", "mercia", "kent") if state.provinces[p].revolt] == [
+    assert [p for p in ("york", "mercia", "kent") if board(state).provinces[p].revolt] == [
         "mercia", "kent"]
     assert [(e.province, e.cause) for e in kinds(ctx, "revolt-ended")] == [("york", "garrison")]
 
@@ -388,7 +389,7 @@ def test_b7_the_best_sets_in_the_capital_are_cashed_and_the_surplus_stays():
     run_cash_in_and_victory(ctx, turn_of(ctx))
     assert state.houses["england"].treasury == 220
     assert goods_in_capital(state, "england") == {"cloth": 1}
-    assert sorted(c.good for c in state.counters if c.province == "kent") == ["food", "metal"]
+    assert sorted(c.good for c in board(state).counters if c.province == "kent") == ["food", "metal"]
     cashed = kinds(ctx, "cash-in")[0]
     assert (cashed.sets, cashed.value, cashed.final) == (("basic+wine+gold",), 120, False)
 

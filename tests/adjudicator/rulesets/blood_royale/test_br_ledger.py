@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from adjudicator.dice import SeededDice
 from adjudicator.rulesets.blood_royale import BloodRoyaleRuleset
+from adjudicator.rulesets.blood_royale.board import board
 from adjudicator.rulesets.blood_royale.counters import new_counter
 from chronicle.commands.cli import cli
 
@@ -38,7 +39,7 @@ def test_b7_payments_revolts_and_ransoms_are_in_the_wealth_rows():
     treasury(t) = treasury(t-1) + every inflow - every outflow."""
     state = fresh_state()
     state.turn = 0
-    state.provinces["york"].revolt = True
+    board(state).provinces["york"].revolt = True
     prince = state.persons["france-philippe"]
     prince.prisoner_of, prince.captured_turn = "england", 0
     sheets = {"england": sheet("england", "pay 20 crowns to germany", "pay revolt york",

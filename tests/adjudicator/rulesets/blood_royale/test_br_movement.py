@@ -19,6 +19,7 @@ from br_support import (
     turn_of,
 )
 
+from adjudicator.rulesets.blood_royale.board import board
 from adjudicator.rulesets.blood_royale.control import place_markers, seize_counters
 from adjudicator.rulesets.blood_royale.counters import new_counter
 from adjudicator.rulesets.blood_royale.diplomacy import apply_passage_and_interventions
@@ -255,7 +256,7 @@ def test_b4_counters_go_4_provinces_a_round_towards_the_capital():
     capital, through provinces the owner controls or has passage through"."""
     state = bare(fresh_state())
     for pid in ("brandenburg", "holstein"):
-        state.provinces[pid].controller = "france"
+        board(state).provinces[pid].controller = "france"
     set_passage(state, "germany", "france", True)
     food = new_counter(state, "food", "france", "brandenburg")
     ctx = play(state)
@@ -266,7 +267,7 @@ def test_b4_counters_go_4_provinces_a_round_towards_the_capital():
 
 def test_b4_a_counter_without_passage_stays_where_it_is():
     state = bare(fresh_state())
-    state.provinces["brandenburg"].controller = "france"
+    board(state).provinces["brandenburg"].controller = "france"
     new_counter(state, "food", "france", "brandenburg")
     ctx = play(state)
     assert kinds(ctx, "counter-moved") == []
@@ -317,7 +318,7 @@ def test_b3_units_holding_a_foreign_province_unopposed_place_a_marker():
     put(state, "E-1", "england", "mercia", 1)
     ctx = context(state)
     place_markers(ctx, turn_of(ctx), 1)
-    assert (state.provinces["york"].controller, state.provinces["mercia"].controller) == (
+    assert (board(state).provinces["york"].controller, board(state).provinces["mercia"].controller) == (
         "france", "england")
     assert [(e.province, e.previous, e.controller) for e in kinds(ctx, "control")] == [
         ("york", "england", "france")]
@@ -328,13 +329,13 @@ def test_b3_a_home_province_is_freed_by_its_kingdom_and_guests_take_nothing():
     it"; [D] a house that allowed passage is not conquered by its guest, and fleets in
     port take nothing."""
     state = bare(fresh_state())
-    state.provinces["york"].controller = "france"
+    board(state).provinces["york"].controller = "france"
     put(state, "E-1", "england", "york", 1)
     put(state, "F-9", "france", "mercia", 3)
     put(state, "F-7", "france", "kent", 3, "fleet")
     set_passage(state, "england", "france", True)
     place_markers(ctx := context(state), turn_of(ctx), 1)
-    controllers = [state.provinces[p].controller for p in ("york", "mercia", "kent")]
+    controllers = [board(state).provinces[p].controller for p in ("york", "mercia", "kent")]
     assert controllers == ["england", "england", "england"]
 
 

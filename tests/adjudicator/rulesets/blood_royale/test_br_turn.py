@@ -16,6 +16,7 @@ from adjudicator.rulesets.blood_royale import (
     blood_royale_template,
     export_blood_royale,
 )
+from adjudicator.rulesets.blood_royale.board import board
 from adjudicator.state import GameState
 from chronicle.rulesets.blood_royale.player import blood_royale_orders
 
@@ -154,12 +155,12 @@ def test_b_twenty_turns_of_built_in_players_keep_the_invariants(world, turns):
     for before, result in play(world, turns, "smoke"):
         state = result.state
         played += 1
-        assert all(u.armies >= 1 and u.province in state.provinces for u in state.units.values())
+        assert all(u.armies >= 1 and u.province in board(state).provinces for u in state.units.values())
         assert all(h.treasury >= 0 for h in state.houses.values())
-        assert all(c.province in state.provinces and c.owner in state.houses
-                   for c in state.counters)
-        for pid, province in state.provinces.items():
-            assert all(pid in state.provinces[n].neighbours for n in province.neighbours)
+        assert all(c.province in board(state).provinces and c.owner in state.houses
+                   for c in board(state).counters)
+        for pid, province in board(state).provinces.items():
+            assert all(pid in board(state).provinces[n].neighbours for n in province.neighbours)
         rows = [e for e in result.events if e.kind == "wealth"]
         assert sorted(r.house for r in rows) == sorted(h.id for h in state.active_houses())
         for event in result.events:

@@ -10,6 +10,7 @@ from br_support import fresh_state, rules
 from adjudicator.dice import ScriptedDice
 from adjudicator.dynastic.command import unit_command_value
 from adjudicator.errors import RulesDataError, SetupError
+from adjudicator.rulesets.blood_royale.board import board
 from adjudicator.rulesets.blood_royale.setup import build_blood_royale_state
 from adjudicator.rulesets.blood_royale.tables import br_rules
 from adjudicator.rulesets.blood_royale.world import (
@@ -31,8 +32,8 @@ def test_b1_each_house_controls_its_kingdom_with_100_crowns_and_5_armies():
         assert len(controlled(state, house.id)) == 10 == len(home_provinces(state, house.id))
         units = [u for u in state.units.values() if u.house == house.id]
         assert [(u.armies, u.province, u.type) for u in units] == [(5, house.capital, "army")]
-        assert state.provinces[house.capital or ""].capital
-    assert all(p.controller is None for p in state.provinces.values() if p.kind == "sea")
+        assert board(state).provinces[house.capital or ""].capital
+    assert all(p.controller is None for p in board(state).provinces.values() if p.kind == "sea")
 
 
 def test_b1_starting_family_king_25_queen_20_child_5_all_zero():
@@ -79,7 +80,7 @@ def test_b1_campaign_houses_people_and_units_override_the_pack():
     assert state.houses["england"].name == "House Plantagenet"
     assert sorted(state.persons) == ["ed", "ph"]
     assert [(u.id, u.armies, u.province) for u in state.units.values()] == [("E-1", 7, "kent")]
-    assert all(p.controller is None for p in state.provinces.values() if p.kingdom == "germany")
+    assert all(p.controller is None for p in board(state).provinces.values() if p.kingdom == "germany")
 
 
 def test_b1_a_house_needs_a_kingdom_of_its_letter():
@@ -101,8 +102,8 @@ def test_b1_every_map_is_symmetric_and_connected(world):
     data = rules(world)["world"]
     check_world(data)
     state = fresh_state(world)
-    start = next(iter(state.provinces))
-    for pid in state.provinces:
+    start = next(iter(board(state).provinces))
+    for pid in board(state).provinces:
         assert shortest_path(state, start, pid, lambda p: True) is not None
 
 

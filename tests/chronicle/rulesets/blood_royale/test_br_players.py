@@ -9,7 +9,7 @@ from br_support import bare, play, put, quiet_rules, rules, ruleset, sheets_of, 
 
 from adjudicator.dice import SeededDice
 from adjudicator.orders import parse_orders
-from adjudicator.state import Counter
+from adjudicator.rulesets.blood_royale.board import Counter, board
 from chronicle.rulesets.blood_royale.player import TEMPERS, blood_royale_orders
 
 
@@ -51,7 +51,7 @@ def test_b7_a_house_one_good_short_buys_it_across_the_sea_and_cashes_in():
     North Sea carries the food home in time for the cash-in of 1305 (B4)."""
     table = quiet_rules()
     state = bare(start(seed="sale"))
-    state.counters += [Counter("metal-901", "metal", "england", "middlesex"),
+    board(state).counters += [Counter("metal-901", "metal", "england", "middlesex"),
                        Counter("cloth-902", "cloth", "england", "middlesex"),
                        Counter("food-903", "food", "france", "ile-de-france"),
                        Counter("food-904", "food", "france", "ile-de-france")]
@@ -85,7 +85,7 @@ def test_b7a_two_houses_swap_their_spare_goods_by_a_binding_exchange():
     first, and it happens whole at the interphase."""
     table = quiet_rules()
     state = bare(start(seed="swap"))
-    state.counters += [Counter("metal-901", "metal", "england", "middlesex"),
+    board(state).counters += [Counter("metal-901", "metal", "england", "middlesex"),
                        Counter("metal-902", "metal", "england", "middlesex"),
                        Counter("food-903", "food", "france", "ile-de-france"),
                        Counter("food-904", "food", "france", "ile-de-france")]
@@ -97,7 +97,7 @@ def test_b7a_two_houses_swap_their_spare_goods_by_a_binding_exchange():
     made = [e for e in result.events if e.kind == "exchange"]
     assert [(e.house, e.partner, e.counters_given, e.counters_received) for e in made] == [
         ("england", "france", ("metal-901",), ("food-903",))]
-    assert {c.id: c.owner for c in result.state.counters}["food-903"] == "england"
+    assert {c.id: c.owner for c in board(result.state).counters}["food-903"] == "england"
 
 
 def test_b7_a_house_keeps_the_last_good_of_a_set_in_the_making():
@@ -105,7 +105,7 @@ def test_b7_a_house_keeps_the_last_good_of_a_set_in_the_making():
     to a house that lacks metal, even for crowns."""
     table = rules()
     state = bare(start(seed="keep"))
-    state.counters += [Counter("metal-901", "metal", "england", "middlesex"),
+    board(state).counters += [Counter("metal-901", "metal", "england", "middlesex"),
                        Counter("cloth-902", "cloth", "england", "middlesex")]
     for house in ("england", "france"):
         text = blood_royale_orders(state, house, table, "cautious", "keep")

@@ -6,7 +6,8 @@ import xml.etree.ElementTree as ET
 
 from repo_paths import GOLDEN
 
-from adjudicator.state import Province, Unit
+from adjudicator.rulesets.blood_royale.board import Province
+from adjudicator.state import Unit
 from chronicle.rulesets.blood_royale.mapsvg import MapBattle, MapLabels, map_svg
 from chronicle.views.data import HouseStyle
 
